@@ -21,6 +21,7 @@ CREATE TABLE "study_sessions" (
     "heartbeat_at" DATETIME,
     "mux_session" TEXT,
     "agent_session_id" TEXT,
+    "token_hash" TEXT,
     "live_slot" INTEGER,
     "focus_plan" TEXT NOT NULL DEFAULT 'energy',
     "focus_minutes" INTEGER NOT NULL DEFAULT 25,

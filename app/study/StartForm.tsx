@@ -1,0 +1,92 @@
+"use client";
+import { useState } from "react";
+import type { AgentListing } from "@/server/agents/agent-registry";
+import type { SessionStateView } from "@/server/sessions/session-view";
+
+export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onStarted: (state: SessionStateView) => void }) {
+  const firstAvailable = agents.find((a) => a.available)?.name ?? agents[0]?.name ?? "";
+  const [topic, setTopic] = useState("");
+  const [energy, setEnergy] = useState(5);
+  const [agent, setAgent] = useState(firstAvailable);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState(false);
+  const chosen = agents.find((a) => a.name === agent);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setConflict(false);
+    try {
+      const res = await fetch("/api/session/start", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ topic, energy, agent, transport: "pty" }),
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => ({}))) as { error?: string };
+        setError(body.error ?? `The server refused to start the session (HTTP ${res.status}).`);
+        setConflict(res.status === 409);
+        return;
+      }
+      const state = await fetch("/api/session/state", { cache: "no-store" });
+      onStarted((await state.json()) as SessionStateView);
+    } catch {
+      setError("Could not reach the StudyLoop server. Is it still running?");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const endOther = async () => {
+    await fetch("/api/session/end", { method: "POST" });
+    setError(null);
+    setConflict(false);
+  };
+
+  return (
+    <form className="panel stack" onSubmit={(e) => void submit(e)} aria-labelledby="start-heading">
+      <h2 id="start-heading">Start a study session</h2>
+      <div>
+        <label htmlFor="topic">Topic</label>
+        <input id="topic" name="topic" type="text" required maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. JavaScript closures" />
+      </div>
+      <div>
+        <label htmlFor="energy">
+          Energy: {energy}/10 <span className="muted">({energy < 4 ? "low" : energy >= 7 ? "high" : "medium"})</span>
+        </label>
+        <input id="energy" name="energy" type="range" min={1} max={10} value={energy} onChange={(e) => setEnergy(Number(e.target.value))} />
+      </div>
+      <div>
+        <label htmlFor="agent">Tutor agent</label>
+        <select id="agent" name="agent" value={agent} onChange={(e) => setAgent(e.target.value)}>
+          {agents.map((a) => (
+            <option key={a.name} value={a.name}>
+              {a.label}
+              {a.available ? "" : " (not installed)"}
+            </option>
+          ))}
+        </select>
+        {chosen && !chosen.available ? <p className="muted">{chosen.installHint}</p> : null}
+      </div>
+      {error ? (
+        <div role="alert" className="error">
+          {error}
+          {conflict ? (
+            <div className="row">
+              <button type="button" className="danger" onClick={() => void endOther()}>
+                End the other session
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      <div>
+        <button className="primary" type="submit" disabled={busy || !topic.trim()}>
+          {busy ? "Starting…" : "Start session"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,178 @@
+"use client";
+// The live console: xterm.js attached to the session over socket.io. Attaching starts with one
+// replay of the server's screen; after a short drop it resumes from the last output number seen.
+import { useEffect, useRef, useState } from "react";
+import { Terminal } from "@xterm/xterm";
+import { FitAddon } from "@xterm/addon-fit";
+import { WebLinksAddon } from "@xterm/addon-web-links";
+import "@xterm/xterm/css/xterm.css";
+import type { SessionView } from "@/server/sessions/session-view";
+import type { TerminalFrameView } from "@/server/realtime/events";
+import { FlowControl } from "@/server/transports/pty/flow-control";
+import { studySocket } from "../components/socket";
+import { terminalTheme } from "../components/terminal-theme";
+
+type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
+
+export function TerminalConsole({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [status, setStatus] = useState<Status>("connecting");
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+    const term = new Terminal({
+      cursorBlink: true,
+      fontSize: window.innerWidth < 600 ? 12 : 14,
+      fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+      scrollback: 10_000,
+      theme: terminalTheme(dark),
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.loadAddon(new WebLinksAddon());
+    term.open(element);
+    (window as unknown as { __studyloopTerm?: Terminal }).__studyloopTerm = term;
+
+    const socket = studySocket();
+    const id = session.id;
+    let lastSeq: number | undefined;
+    let unacked = 0;
+    let disposed = false;
+
+    const sendAck = () => {
+      if (unacked > 0) socket.emit("terminal:ack", { sessionId: id, chars: unacked });
+      unacked = 0;
+    };
+    const parsed = (chars: number) => {
+      unacked += chars;
+      if (unacked >= FlowControl.ACK_EVERY_CHARS) sendAck();
+    };
+    const ackTimer = setInterval(sendAck, 100);
+
+    const sendSize = () => {
+      try {
+        fit.fit();
+      } catch {
+        return;
+      }
+      if (socket.connected) socket.emit("terminal:resize", { sessionId: id, cols: term.cols, rows: term.rows });
+    };
+
+    const onFrame = (sessionId: string, frame: TerminalFrameView) => {
+      if (sessionId !== id || disposed) return;
+      if (frame.type === "replay") {
+        // Restore at the size the snapshot was taken at, then fit to this screen.
+        term.reset();
+        term.resize(frame.cols, frame.rows);
+        term.write(frame.data, () => {
+          parsed(frame.data.length);
+          sendSize();
+        });
+        lastSeq = frame.seq;
+      } else if (frame.type === "output") {
+        if (lastSeq !== undefined && frame.seq <= lastSeq) return;
+        lastSeq = frame.seq;
+        term.write(frame.data, () => parsed(frame.data.length));
+      } else if (frame.type === "resize") {
+        if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
+      }
+    };
+    const attach = () => {
+      setStatus((s) => (s === "connecting" ? s : "reconnecting"));
+      socket.emit("terminal:attach", { sessionId: id, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, (result) => {
+        if (disposed) return;
+        if (result.ok) {
+          setStatus("live");
+          setError(null);
+          sendSize();
+        } else if (result.session && result.session.status === "ended") {
+          setStatus("ended");
+          onEnded(result.session);
+        } else {
+          setStatus("error");
+          setError(result.error);
+        }
+      });
+    };
+    const onEndedEvent = (sessionId: string, view: SessionView) => {
+      if (sessionId !== id) return;
+      setStatus("ended");
+      onEnded(view);
+    };
+    const onTerminalError = (sessionId: string, message: string) => {
+      if (sessionId === id) setError(message);
+    };
+    const onDisconnect = () => setStatus("reconnecting");
+
+    socket.on("terminal:frame", onFrame);
+    socket.on("session:ended", onEndedEvent);
+    socket.on("terminal:error", onTerminalError);
+    socket.on("connect", attach);
+    socket.on("disconnect", onDisconnect);
+    if (socket.connected) attach();
+
+    const input = term.onData((data) => socket.emit("terminal:input", { sessionId: id, data }));
+    const observer = new ResizeObserver(() => sendSize());
+    observer.observe(element);
+    term.focus();
+
+    return () => {
+      disposed = true;
+      clearInterval(ackTimer);
+      observer.disconnect();
+      input.dispose();
+      socket.off("terminal:frame", onFrame);
+      socket.off("session:ended", onEndedEvent);
+      socket.off("terminal:error", onTerminalError);
+      socket.off("connect", attach);
+      socket.off("disconnect", onDisconnect);
+      socket.emit("terminal:detach", { sessionId: id });
+      term.dispose();
+    };
+  }, [session.id, onEnded]);
+
+  const end = async () => {
+    setConfirming(false);
+    const res = await fetch("/api/session/end", { method: "POST" });
+    if (res.ok) onEnded(((await res.json()) as { session: SessionView }).session);
+    else setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? "Could not end the session.");
+  };
+
+  return (
+    <section className="console" aria-label="Tutor terminal">
+      <div className="console-bar">
+        <div>
+          <strong>{session.topic}</strong> <span className="muted">with {session.agent}</span>{" "}
+          <span className="badge live" data-testid="console-status">
+            {status}
+          </span>
+        </div>
+        <button className="danger" onClick={() => setConfirming(true)}>
+          End session
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <div className="terminal-frame" ref={host} data-testid="terminal" />
+      {confirming ? (
+        <dialog open aria-labelledby="end-title">
+          <h2 id="end-title">End this session?</h2>
+          <p>The tutor stops and StudyLoop writes your summary. Your notes stay.</p>
+          <div className="row">
+            <button onClick={() => setConfirming(false)}>Keep studying</button>
+            <button className="danger" onClick={() => void end()}>
+              End session
+            </button>
+          </div>
+        </dialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+// One zod schema per HTTP boundary; request types are inferred from them.
+import { z } from "zod";
+import { AGENT_NAME } from "../agents/agent-catalog.ts";
+import { badRequest } from "./api-error.ts";
+
+export const TOPIC_MAX_CHARS = 200;
+
+export const StartSessionSchema = z
+  .object({
+    topic: z
+      .string({ error: "topic is required: say what you are studying" })
+      .trim()
+      .min(1, "topic is required: say what you are studying")
+      .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`),
+    energy: z
+      .number({ error: "energy must be a whole number from 1 to 10" })
+      .int("energy must be a whole number from 1 to 10")
+      .min(1, "energy must be a whole number from 1 to 10")
+      .max(10, "energy must be a whole number from 1 to 10"),
+    agent: z
+      .string({ error: "agent is required: choose a tutor agent" })
+      .regex(AGENT_NAME, "agent must be an agent name (letters a-z, digits and -)"),
+    transport: z.enum(["pty"], { error: "transport must be \"pty\"" }).default("pty"),
+    focusPlan: z.enum(["energy", "pomodoro"], { error: "focusPlan must be \"energy\" or \"pomodoro\"" }).default("energy"),
+  })
+  .strict();
+
+export type StartSessionInput = z.infer<typeof StartSessionSchema>;
+
+/** Parses with a schema, or throws a 400 whose sentence names the field. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === "unrecognized_keys") {
+    throw badRequest(`Unknown field ${issue.keys.map((k) => `"${k}"`).join(", ")}: remove it and try again.`);
+  }
+  const message = issue?.message ?? "The request is not valid.";
+  throw badRequest(capitalise(message.endsWith(".") ? message : `${message}.`), { field: issue?.path.join(".") });
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,40 @@
+// `studyloop`: the command-line entry. Each command lives in its own file; this one dispatches and
+// turns usage mistakes into one sentence on stderr with exit code 2.
+import { UsageError } from "./options.ts";
+import { runWeb, webCommand } from "./web.ts";
+
+const COMMANDS = [webCommand] as const;
+
+const HELP = `Usage: studyloop <command> [options]
+
+StudyLoop web: a study dashboard around a command-line AI tutor.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join("\n")}
+
+Run "studyloop <command> --help" for a command's options.`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case "--help":
+      case "-h":
+      case "help":
+        console.log(HELP);
+        return 0;
+      case "web":
+        return await runWeb(rest);
+      default:
+        throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`studyloop: ${error.message}`);
+      return error.exitCode;
+    }
+    console.error("studyloop:", error instanceof Error ? error.message : error);
+    return 1;
+  }
+}

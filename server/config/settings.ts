@@ -1,0 +1,29 @@
+// Server settings from the environment, parsed once at start-up so a bad value fails early and says
+// which one (the create-t3-app habit). Command-line flags override what they cover.
+import { z } from "zod";
+
+const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+export const SettingsSchema = z.object({
+  /** How long a live session waits for a viewer to come back after the last one left. */
+  STUDYLOOP_GRACE_SECONDS: seconds(15 * 60),
+  /** A session nobody ever attached to ends after this long. */
+  STUDYLOOP_NEVER_ATTACHED_SECONDS: seconds(90),
+  /** How often an owner refreshes heartbeatAt on its live rows. */
+  STUDYLOOP_HEARTBEAT_SECONDS: seconds(5),
+  /** A row owned on another host is live while its heartbeat is younger than this. */
+  STUDYLOOP_LEASE_SECONDS: seconds(30),
+  /** How often a live session's transcript is checkpointed to its row. */
+  STUDYLOOP_CHECKPOINT_SECONDS: seconds(30),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = SettingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
+    throw new Error(`These settings are not valid numbers of seconds: ${names}.`);
+  }
+  return parsed.data;
+}

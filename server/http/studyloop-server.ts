@@ -1,0 +1,122 @@
+// The custom server: one Node http server on one port serving the Next.js app and socket.io.
+// It binds first (so a busy port fails before anything is written), then migrates, then starts Next.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
+import type { Settings } from "../config/settings.ts";
+import { applyMigrations } from "../db/migrate.ts";
+import { openDatabase } from "../db/client.ts";
+import { setRuntime, type Runtime } from "../runtime.ts";
+import { AgentRegistry } from "../agents/agent-registry.ts";
+import { SessionService } from "../sessions/session-service.ts";
+import { StudyLog } from "../study/study-log.ts";
+import { attachRealtime } from "../realtime/socket-server.ts";
+import { applySecurityHeaders } from "../security/headers.ts";
+
+export interface ServeOptions {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly dev: boolean;
+  readonly settings: Settings;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly runtime: Runtime;
+  /** Clean stop: live sessions end as server-shutdown after their transcripts are saved. */
+  close(): Promise<void>;
+}
+
+/** The port is taken, or the address cannot be bound: a learner-facing refusal. */
+export class ListenError extends Error {}
+
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+  const server = http.createServer((req, res) => {
+    applySecurityHeaders(res);
+    if (handle) return handle(req, res);
+    res.statusCode = 503;
+    res.setHeader("content-type", "text/plain; charset=utf-8");
+    res.setHeader("retry-after", "2");
+    res.end("StudyLoop is starting. Reload in a moment.\n");
+  });
+  await listen(server, options.host, options.port);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(options.host)}:${port}`;
+
+  try {
+    const migrations = applyMigrations(databaseFile(options.dataDir));
+    if (migrations.applied.length > 0) log(`Database ready (applied ${migrations.applied.join(", ")}).`);
+
+    const db = openDatabase(databaseFile(options.dataDir));
+    const agents = new AgentRegistry(options.dataDir);
+    const sessions = new SessionService({ db, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log });
+    await sessions.startBackgroundWork();
+    const study = new StudyLog(db, sessions);
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study };
+    setRuntime(runtime);
+
+    (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
+    const app = next({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port, turbopack: true });
+    await app.prepare();
+    const requestHandler = app.getRequestHandler();
+    handle = (req, res) => void requestHandler(req, res);
+
+    const realtime = attachRealtime(server, runtime, log);
+    if (options.dev) {
+      // Next's dev server keeps its hot-reload socket on the same port; socket.io leaves it alone.
+      const upgrade = app.getUpgradeHandler();
+      server.on("upgrade", (req, socket, head) => {
+        if (!req.url?.startsWith("/socket.io/")) void upgrade(req, socket, head);
+      });
+    }
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await sessions.shutdown();
+        await realtime.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await app.close().catch(() => undefined);
+        await db.$disconnect();
+        setRuntime(undefined);
+      })());
+    return { url, port, runtime, close };
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      if (error.code === "EADDRINUSE") {
+        reject(new ListenError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`));
+      } else if (error.code === "EACCES") {
+        reject(new ListenError(`Not allowed to listen on port ${port}: choose a port above 1023 with --port.`));
+      } else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+        reject(new ListenError(`Cannot listen on ${host}: this machine has no such address. Use --host 127.0.0.1.`));
+      } else reject(error);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}

@@ -1,0 +1,44 @@
+// The socket.io contract, shared by the server and the browser: one map per direction. Payloads are
+// still validated on arrival (realtime/payloads.ts): types do not replace validation.
+import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
+
+/** A numbered piece of terminal output, or the one replay that (re)attaching starts with. */
+export type TerminalFrameView =
+  | { readonly type: "output"; readonly seq: number; readonly data: string }
+  | { readonly type: "replay"; readonly seq: number; readonly data: string; readonly cols: number; readonly rows: number }
+  | { readonly type: "resize"; readonly cols: number; readonly rows: number };
+
+export type Ack<T> = (result: { ok: true; value: T } | { ok: false; status: number; error: string; session?: SessionView }) => void;
+
+export interface AttachRequest {
+  readonly sessionId: string;
+  /** Last output number this page saw: a short drop resumes from there instead of a full replay. */
+  readonly sinceSeq?: number;
+}
+
+export interface ClientToServerEvents {
+  "terminal:attach": (request: AttachRequest, ack: Ack<{ session: SessionView }>) => void;
+  "terminal:detach": (request: { sessionId: string }) => void;
+  "terminal:input": (request: { sessionId: string; data: string }) => void;
+  "terminal:resize": (request: { sessionId: string; cols: number; rows: number }) => void;
+  /** Characters the page's xterm has parsed: the server's flow control waits for these. */
+  "terminal:ack": (request: { sessionId: string; chars: number }) => void;
+  /** Subscribe to the live session card: the current state now, then every change. */
+  "session:watch": (ack: Ack<SessionStateView>) => void;
+}
+
+export interface ServerToClientEvents {
+  "terminal:frame": (sessionId: string, frame: TerminalFrameView) => void;
+  "terminal:error": (sessionId: string, message: string) => void;
+  "session:ended": (sessionId: string, session: SessionView) => void;
+  "session:state": (state: SessionStateView) => void;
+}
+
+export interface InterServerEvents {}
+
+export interface SocketData {
+  /** Sessions this socket is attached to as a viewer. */
+  attached: Set<string>;
+}
+
+export const SOCKET_PATH = "/socket.io";

@@ -1,0 +1,15 @@
+// One zod schema per socket payload.
+import { z } from "zod";
+
+/** One input message: far more than any paste a learner makes, far less than a flood. */
+export const INPUT_MAX_CHARS = 64 * 1024;
+
+const sessionId = z.string().uuid();
+
+export const AttachSchema = z.object({ sessionId, sinceSeq: z.number().int().min(-1).optional() }).strict();
+export const DetachSchema = z.object({ sessionId }).strict();
+export const InputSchema = z.object({ sessionId, data: z.string().min(1).max(INPUT_MAX_CHARS) }).strict();
+export const ResizeSchema = z
+  .object({ sessionId, cols: z.number().int().min(2).max(500), rows: z.number().int().min(1).max(300) })
+  .strict();
+export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).max(100_000_000) }).strict();

@@ -1,0 +1,164 @@
+// socket.io beside Next on the same http server: terminal viewers and the live session card.
+// Each handler: validate, act, ack, broadcast. Subscriptions are released when a socket leaves.
+import type http from "node:http";
+import { Server, type Socket } from "socket.io";
+import type { Runtime } from "../runtime.ts";
+import { ApiError } from "../api/api-error.ts";
+import type { SessionStateView } from "../sessions/session-view.ts";
+import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
+import { SOCKET_PATH } from "./events.ts";
+import { AckSchema, AttachSchema, DetachSchema, InputSchema, ResizeSchema } from "./payloads.ts";
+
+type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type StudySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+const WATCH_ROOM = "session-watchers";
+/** How often watchers' state is re-read even without a local change: another server may have died. */
+const WATCH_POLL_MS = 2_000;
+
+export interface Realtime {
+  readonly io: IO;
+  close(): Promise<void>;
+}
+
+export function attachRealtime(server: http.Server, runtime: Runtime, log: (line: string) => void): Realtime {
+  const io: IO = new Server(server, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    maxHttpBufferSize: 256 * 1024,
+    // Next's dev server shares the upgrade event; leave foreign upgrades alone.
+    destroyUpgrade: false,
+    connectionStateRecovery: undefined,
+  });
+  const sessions = runtime.sessions;
+
+  // The live card: one reader (the same as GET /api/session/state), pushed on change and on a poll.
+  let lastPushed = "";
+  const pushState = async () => {
+    if (io.sockets.adapter.rooms.get(WATCH_ROOM)?.size) {
+      const state = await sessions.state();
+      const text = JSON.stringify(state);
+      if (text !== lastPushed) {
+        lastPushed = text;
+        io.to(WATCH_ROOM).emit("session:state", state);
+      }
+    }
+  };
+  let pushing: Promise<void> = Promise.resolve();
+  const schedulePush = () => {
+    pushing = pushing.then(pushState).catch((e: unknown) => log(`Could not push the session state: ${String(e)}`));
+  };
+  sessions.on("changed", schedulePush);
+  sessions.on("ended", (sessionId, view) => {
+    io.to(room(sessionId)).emit("session:ended", sessionId, view);
+    void io.in(room(sessionId)).socketsLeave(room(sessionId));
+  });
+  const poll = setInterval(schedulePush, WATCH_POLL_MS);
+  poll.unref();
+
+  io.on("connection", (socket: StudySocket) => {
+    socket.data.attached = new Set();
+
+    socket.on("session:watch", async (ack) => {
+      if (typeof ack !== "function") return;
+      try {
+        const state: SessionStateView = await sessions.state();
+        await socket.join(WATCH_ROOM);
+        ack({ ok: true, value: state });
+      } catch (error) {
+        ack(failure(error, log));
+      }
+    });
+
+    socket.on("terminal:attach", async (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = AttachSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
+      const { sessionId, sinceSeq } = parsed.data;
+      try {
+        // Join first: an `ended` broadcast during the replay must reach this viewer too.
+        await socket.join(room(sessionId));
+        socket.data.attached.add(sessionId);
+        const session = await sessions.attachViewer(
+          sessionId,
+          socket.id,
+          (frame) => socket.emit("terminal:frame", sessionId, frame),
+          sinceSeq,
+        );
+        ack({ ok: true, value: { session } });
+      } catch (error) {
+        socket.data.attached.delete(sessionId);
+        await socket.leave(room(sessionId));
+        ack(failure(error, log));
+      }
+    });
+
+    socket.on("terminal:detach", (payload) => {
+      const parsed = DetachSchema.safeParse(payload);
+      if (!parsed.success) return;
+      detach(socket, parsed.data.sessionId);
+    });
+
+    socket.on("terminal:input", (payload) => {
+      const parsed = InputSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+      if (!terminal) return refuse(socket, parsed.data.sessionId);
+      terminal.input(socket.id, parsed.data.data);
+    });
+
+    socket.on("terminal:resize", (payload) => {
+      const parsed = ResizeSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+      if (!terminal) return refuse(socket, parsed.data.sessionId);
+      terminal.resize(socket.id, parsed.data.cols, parsed.data.rows);
+    });
+
+    socket.on("terminal:ack", (payload) => {
+      const parsed = AckSchema.safeParse(payload);
+      if (!parsed.success) return;
+      sessions.viewer(parsed.data.sessionId, socket.id)?.ack(socket.id, parsed.data.chars);
+    });
+
+    socket.on("disconnect", () => {
+      for (const sessionId of socket.data.attached) sessions.detachViewer(sessionId, socket.id);
+      socket.data.attached.clear();
+    });
+  });
+
+  function detach(socket: StudySocket, sessionId: string) {
+    if (!socket.data.attached.delete(sessionId)) return;
+    sessions.detachViewer(sessionId, socket.id);
+    void socket.leave(room(sessionId));
+  }
+
+  return {
+    io,
+    close: async () => {
+      clearInterval(poll);
+      sessions.off("changed", schedulePush);
+      await pushing;
+      io.disconnectSockets(true);
+      // Not io.close(): that also closes the http server, which the custom server owns.
+      io.engine.close();
+    },
+  };
+}
+
+function room(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
+function refuse(socket: StudySocket, sessionId: string): void {
+  socket.emit("terminal:error", sessionId, "This terminal is not attached to a live session: reload the page to see the session's state.");
+}
+
+function failure(error: unknown, log: (line: string) => void) {
+  if (error instanceof ApiError) {
+    const session = (error.extra.session ?? undefined) as never;
+    return { ok: false as const, status: error.status, error: error.message, ...(session ? { session } : {}) };
+  }
+  log(`Socket request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return { ok: false as const, status: 500, error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log." };
+}

@@ -1,0 +1,28 @@
+// The one owner of live state in this process. The custom server creates it at start-up; route
+// handlers and pages (which Next bundles separately, so their module instances are not ours) reach
+// the same object through globalThis. Only types are imported here, so bundling this file is cheap.
+import type { AgentRegistry } from "./agents/agent-registry";
+import type { SessionService } from "./sessions/session-service";
+import type { StudyLog } from "./study/study-log";
+
+export interface Runtime {
+  readonly dataDir: string;
+  readonly sessions: SessionService;
+  readonly agents: AgentRegistry;
+  readonly study: StudyLog;
+}
+
+const KEY = Symbol.for("studyloop.runtime");
+type Holder = { [KEY]?: Runtime };
+
+export function setRuntime(runtime: Runtime | undefined): void {
+  (globalThis as Holder)[KEY] = runtime;
+}
+
+export function getRuntime(): Runtime {
+  const runtime = (globalThis as Holder)[KEY];
+  if (!runtime) {
+    throw new Error("StudyLoop's server is not running in this process: start it with `studyloop web`.");
+  }
+  return runtime;
+}

@@ -1,0 +1,53 @@
+// Why a session ended, in the learner's words. Pure: the time arrives already formatted.
+
+export const END_REASONS = [
+  "ended-by-learner",
+  "agent-exited",
+  "server-stopped",
+  "server-shutdown",
+  "grace-expired",
+  "never-attached",
+  "startup-failed",
+  "tmux-gone",
+] as const;
+
+export type EndReason = (typeof END_REASONS)[number];
+
+export interface EndFacts {
+  readonly reason: string | null;
+  readonly at: string; // e.g. "14:32"
+  readonly agentLabel: string;
+  readonly exitCode: number | null;
+  readonly detail: string | null;
+  readonly graceMinutes?: number;
+}
+
+export function explainEnd(f: EndFacts): string {
+  switch (f.reason as EndReason) {
+    case "ended-by-learner":
+      return `You ended this session at ${f.at}.`;
+    case "agent-exited":
+      return f.exitCode === null
+        ? `The tutor (${f.agentLabel}) stopped at ${f.at}, so the session ended. Your notes are kept.`
+        : `The tutor (${f.agentLabel}) exited with code ${f.exitCode} at ${f.at}, so the session ended. Your notes are kept.`;
+    case "server-stopped":
+      return `The StudyLoop server that ran this session stopped at ${f.at}, so the session ended. Your notes are kept.`;
+    case "server-shutdown":
+      return `StudyLoop was shut down at ${f.at}, so the session ended. Your notes and the transcript are kept.`;
+    case "grace-expired":
+      return `Nobody came back to this session${f.graceMinutes ? ` for ${f.graceMinutes} minutes` : ""}, so it ended at ${f.at}. Your notes are kept.`;
+    case "never-attached":
+      return `Nobody opened this session after it started, so it ended at ${f.at}.`;
+    case "startup-failed":
+      return `The tutor (${f.agentLabel}) could not start${f.detail ? `: ${f.detail}` : ""}. Nothing was lost; check the agent and start again.`;
+    case "tmux-gone":
+      return `The tmux session that ran this study session closed at about ${f.at}, so the session ended. Your notes are kept.`;
+    default:
+      return `This session ended at ${f.at}. Your notes are kept.`;
+  }
+}
+
+/** Hours and minutes in the server's time zone: the server is the learner's own machine. */
+export function clockTime(date: Date): string {
+  return date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+}

@@ -1,0 +1,58 @@
+// The sessions this server process owns right now: the reservations being started and the live ones.
+// Owned by SessionService; nothing else mutates it.
+import type { TerminalSession } from "../transports/pty/terminal-session.ts";
+
+export interface LiveSession {
+  readonly id: string;
+  readonly terminal: TerminalSession;
+  readonly agentLabel: string;
+  readonly startedAt: Date;
+  /** Socket ids of the viewers attached now. */
+  readonly viewers: Set<string>;
+  attachedOnce: boolean;
+  /** When the last viewer left (start of the grace window); null while someone watches. */
+  lastViewerLeftAt: Date | null;
+  /** Output number covered by the last transcript checkpoint. */
+  checkpointSeq: number;
+  lastCheckpointAt: number;
+  ending: boolean;
+}
+
+export class LiveRegistry {
+  private readonly reservations = new Set<string>();
+  private readonly live = new Map<string, LiveSession>();
+
+  reserve(id: string): void {
+    this.reservations.add(id);
+  }
+
+  release(id: string): void {
+    this.reservations.delete(id);
+  }
+
+  add(session: LiveSession): void {
+    this.reservations.delete(session.id);
+    this.live.set(session.id, session);
+  }
+
+  remove(id: string): void {
+    this.live.delete(id);
+    this.reservations.delete(id);
+  }
+
+  get(id: string): LiveSession | undefined {
+    return this.live.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  reserving(id: string): boolean {
+    return this.reservations.has(id);
+  }
+
+  all(): LiveSession[] {
+    return [...this.live.values()];
+  }
+}

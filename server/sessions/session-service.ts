@@ -1,0 +1,428 @@
+// Study sessions of this server: start, end, read (always reconciling first), viewers, and the
+// background work that keeps a live row honest (heartbeat, transcript checkpoints, the reaper).
+import { EventEmitter } from "node:events";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Prisma } from "../db/generated/client.ts";
+import type { StudySession } from "../db/generated/client.ts";
+import type { Db } from "../db/client.ts";
+import type { Settings } from "../config/settings.ts";
+import { sessionsDir } from "../config/paths.ts";
+import type { AgentRegistry } from "../agents/agent-registry.ts";
+import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
+import { agentEnvironment } from "../security/agent-env.ts";
+import { ApiError, conflict, notFound } from "../api/api-error.ts";
+import type { StartSessionInput } from "../api/schemas.ts";
+import { TerminalSession, type TerminalFrame } from "../transports/pty/terminal-session.ts";
+import { focusPlanFor } from "../study/focus-plan.ts";
+import { LiveRegistry, type LiveSession } from "./live-registry.ts";
+import { LIVE_SLOT, SessionStore, type EndWrite } from "./session-store.ts";
+import { clockTime } from "./end-reasons.ts";
+import { gatherFacts, selfIdentity } from "./owner-probes.ts";
+import { isLiveish, judgeSession, type SelfIdentity, type Verdict } from "./verdict.ts";
+import {
+  toSessionView,
+  verdictNotice,
+  type SessionStateView,
+  type SessionView,
+  type ViewContext,
+} from "./session-view.ts";
+
+export interface SessionServiceDeps {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly settings: Settings;
+  readonly agents: AgentRegistry;
+  /** The URL this server serves, stored on rows so another server can name it. */
+  readonly ownerUrl: string;
+  readonly log: (line: string) => void;
+}
+
+export interface JudgedRow {
+  readonly row: StudySession;
+  readonly verdict: Verdict;
+}
+
+export interface StartResult {
+  readonly session: SessionView;
+  readonly attach: NonNullable<SessionStateView["attach"]>;
+}
+
+/** What the realtime layer is told; it forwards these to the sockets concerned. */
+export interface SessionEvents {
+  changed: [];
+  ended: [sessionId: string, view: SessionView];
+}
+
+const TICK_MS = 1_000;
+
+export class SessionService extends EventEmitter<SessionEvents> {
+  readonly instanceId = crypto.randomUUID();
+  private readonly self: SelfIdentity & { pid: number; pidStartTime: string | null };
+  private readonly registry = new LiveRegistry();
+  private readonly store: SessionStore;
+  private timer: NodeJS.Timeout | undefined;
+  private lastHeartbeat = 0;
+  private stopped = false;
+
+  constructor(private readonly deps: SessionServiceDeps) {
+    super();
+    this.store = new SessionStore(deps.db);
+    const me = selfIdentity();
+    this.self = { instanceId: this.instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime };
+  }
+
+  // ---- reads: every one reconciles first -------------------------------------------------------
+
+  /** Judges every open row; orphans are ended in the same read. */
+  async reconcileOpen(): Promise<JudgedRow[]> {
+    const rows = await this.store.open();
+    return Promise.all(rows.map((row) => this.reconcileRow(row)));
+  }
+
+  async reconcileRow(row: StudySession): Promise<JudgedRow> {
+    const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], this.self, this.registry, {
+      leaseMs: this.deps.settings.STUDYLOOP_LEASE_SECONDS * 1000,
+    });
+    const verdict = judgeSession(row as Parameters<typeof judgeSession>[0], facts);
+    if (verdict.kind === "unknown") this.deps.log(`Session ${row.id}: owner unknown (${verdict.probe}: ${verdict.error}); treated as live.`);
+    if (verdict.kind !== "orphaned") return { row, verdict };
+    const ended = await this.store.end(row, { reason: verdict.endReason, endedAt: verdict.endedAt, detail: verdict.cause }, row);
+    if (ended) {
+      this.deps.log(`Session ${row.id} ended on read: ${verdict.endReason} (${verdict.cause}).`);
+      this.emit("changed");
+    }
+    const fresh = (await this.store.byId(row.id)) ?? row;
+    return { row: fresh, verdict: { kind: "ended", rule: "ended" } as Verdict };
+  }
+
+  async state(): Promise<SessionStateView> {
+    const judged = await this.reconcileOpen();
+    const current = judged.find((j) => isLiveish(j.verdict));
+    const lastEndedRow = await this.store.lastEnded();
+    const lastEnded = lastEndedRow ? this.view(lastEndedRow) : null;
+    if (!current) return { state: lastEnded ? "ended" : "idle", session: null, verdict: null, attach: null, lastEnded };
+    const session = this.view(current.row);
+    const attachable = current.verdict.kind === "live-here";
+    return {
+      state: current.verdict.kind === "starting" ? "starting" : "focus",
+      session,
+      verdict: { kind: current.verdict.kind, rule: current.verdict.rule, notice: verdictNotice(current.verdict, session) },
+      attach: attachable ? { transport: "pty", sessionId: current.row.id, event: "terminal:attach" } : null,
+      lastEnded,
+    };
+  }
+
+  /** One session, reconciled if it is still open. */
+  async session(id: string): Promise<{ view: SessionView; verdict: Verdict | null; transcript: string | null } | null> {
+    const row = await this.store.byId(id);
+    if (!row) return null;
+    const judged = row.endedAt ? { row, verdict: null } : await this.reconcileRow(row);
+    return { view: this.view(judged.row), verdict: judged.verdict, transcript: judged.row.transcript };
+  }
+
+  /** The history, newest first; open rows are reconciled first so none is shown live by mistake. */
+  async history(filter: { topic?: string; q?: string; take?: number } = {}): Promise<SessionView[]> {
+    await this.reconcileOpen();
+    const q = filter.q?.trim();
+    const rows = await this.deps.db.studySession.findMany({
+      where: {
+        ...(filter.topic ? { topic: filter.topic } : {}),
+        ...(q
+          ? {
+              OR: [
+                { topic: { contains: q } },
+                { summary: { contains: q } },
+                { parkedItems: { some: { text: { contains: q } } } },
+                { topicMarks: { some: { OR: [{ note: { contains: q } }, { topic: { contains: q } }] } } },
+              ],
+            }
+          : {}),
+      },
+      orderBy: { startedAt: "desc" },
+      take: filter.take ?? 100,
+    });
+    return rows.map((row) => this.view(row));
+  }
+
+  // ---- commands --------------------------------------------------------------------------------
+
+  async start(input: StartSessionInput): Promise<StartResult> {
+    const agent = this.deps.agents.find(input.agent);
+    if (!agent) {
+      const names = this.deps.agents.definitions().map((a) => a.name).join(", ");
+      throw new ApiError(400, `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
+    }
+    const executable = this.deps.agents.resolveExecutable(agent);
+    if (!executable) {
+      throw new ApiError(503, `${agent.label} is not installed on this machine (\`${agent.command}\` is not on the PATH). ${agent.installHint}`, {
+        installHint: agent.installHint,
+      });
+    }
+
+    const judged = await this.reconcileOpen();
+    const holder = judged.find((j) => isLiveish(j.verdict));
+    if (holder) throw this.alreadyActive(holder);
+
+    const id = crypto.randomUUID();
+    const token = crypto.randomBytes(24).toString("base64url");
+    const plan = focusPlanFor(input.focusPlan, input.energy);
+    const now = new Date();
+    this.registry.reserve(id);
+    try {
+      await this.deps.db.studySession.create({
+        data: {
+          id,
+          topic: input.topic,
+          energy: input.energy,
+          agent: agent.name,
+          transport: "pty",
+          status: "starting",
+          startedAt: now,
+          heartbeatAt: now,
+          ownerInstance: this.instanceId,
+          ownerHost: this.self.host,
+          ownerBootId: this.self.bootId,
+          ownerPid: this.self.pid,
+          ownerPidStartTime: this.self.pidStartTime,
+          ownerUrl: this.deps.ownerUrl,
+          liveSlot: LIVE_SLOT,
+          tokenHash: sha256(token),
+          focusPlan: plan.kind,
+          focusMinutes: plan.focusMinutes,
+          breakMinutes: plan.breakMinutes,
+        },
+      });
+    } catch (error) {
+      this.registry.release(id);
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+        // Another start claimed the slot between our read and our write: the database said no.
+        const again = (await this.reconcileOpen()).find((j) => isLiveish(j.verdict));
+        if (again) throw this.alreadyActive(again);
+        throw conflict("Another study session was starting at the same moment. Reload to see it.");
+      }
+      throw error;
+    }
+    this.emit("changed");
+
+    let terminal: TerminalSession;
+    try {
+      const cwd = path.join(sessionsDir(this.deps.dataDir), id);
+      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      writeTutorInstructions(cwd, agent, { topic: input.topic, energy: input.energy, focusMinutes: plan.focusMinutes });
+      terminal = TerminalSession.start({
+        command: executable,
+        args: [...agent.args],
+        cwd,
+        env: agentEnvironment(process.env, { id, token, serverUrl: this.deps.ownerUrl, dataDir: this.deps.dataDir }),
+        cols: 80,
+        rows: 24,
+      });
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.deps.log(`Session ${id}: the agent could not start: ${detail}`);
+      const row = await this.store.byId(id);
+      if (row) await this.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail });
+      this.registry.release(id);
+      this.emit("changed");
+      throw new ApiError(500, `${agent.label} could not start: ${detail}. The session was not kept open; check the agent and try again.`);
+    }
+
+    const live: LiveSession = {
+      id,
+      terminal,
+      agentLabel: agent.label,
+      startedAt: now,
+      viewers: new Set(),
+      attachedOnce: false,
+      lastViewerLeftAt: null,
+      checkpointSeq: -1,
+      lastCheckpointAt: Date.now(),
+      ending: false,
+    };
+    this.registry.add(live);
+    terminal.onExit(({ exitCode }) => {
+      void this.endLive(live, { reason: "agent-exited", exitCode });
+    });
+    const row = await this.deps.db.studySession.update({ where: { id }, data: { status: "live", heartbeatAt: new Date() } });
+    this.emit("changed");
+    return { session: this.view(row), attach: { transport: "pty", sessionId: id, event: "terminal:attach" } };
+  }
+
+  /** Ends the open session, wherever it runs: the learner can always end. */
+  async end(reason: "ended-by-learner" = "ended-by-learner"): Promise<SessionView> {
+    const judged = await this.reconcileOpen();
+    const current = judged.find((j) => j.row.endedAt === null);
+    if (!current) throw notFound("No active session: there is nothing to end.");
+    const live = this.registry.get(current.row.id);
+    if (live) {
+      await this.endLive(live, { reason });
+    } else {
+      // Owned by another server (or unknown): writing the row is enough; its owner stops the agent
+      // on its next heartbeat and keeps this reason.
+      await this.store.end(current.row, { reason, endedAt: new Date() });
+      this.emit("changed");
+    }
+    const row = await this.store.byId(current.row.id);
+    return this.view(row ?? current.row);
+  }
+
+  // ---- viewers -----------------------------------------------------------------------------------
+
+  async attachViewer(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
+    const live = this.registry.get(sessionId);
+    if (!live || live.ending) throw await this.notAttachable(sessionId);
+    live.viewers.add(viewerId);
+    live.attachedOnce = true;
+    live.lastViewerLeftAt = null;
+    await live.terminal.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
+    const row = await this.store.byId(sessionId);
+    if (row && !row.attachedOnce) await this.deps.db.studySession.update({ where: { id: sessionId }, data: { attachedOnce: true } });
+    return this.view(row!);
+  }
+
+  detachViewer(sessionId: string, viewerId: string): void {
+    const live = this.registry.get(sessionId);
+    if (!live || !live.viewers.delete(viewerId)) return;
+    live.terminal.detach(viewerId);
+    if (live.viewers.size === 0) live.lastViewerLeftAt = new Date();
+  }
+
+  /** Input, resize and acks only from a viewer attached to a live session of this server. */
+  viewer(sessionId: string, viewerId: string): TerminalSession | undefined {
+    const live = this.registry.get(sessionId);
+    return live && !live.ending && live.viewers.has(viewerId) ? live.terminal : undefined;
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------------
+
+  async startBackgroundWork(): Promise<void> {
+    await this.reconcileOpen();
+    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.deps.log(`Background check failed: ${String(e)}`)), TICK_MS);
+    this.timer.unref();
+  }
+
+  /** Clean stop: every live session ends as server-shutdown after its transcript is saved. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all(this.registry.all().map((live) => this.endLive(live, { reason: "server-shutdown" })));
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const now = new Date();
+    const s = this.deps.settings;
+    const heartbeatDue = now.getTime() - this.lastHeartbeat >= s.STUDYLOOP_HEARTBEAT_SECONDS * 1000;
+    if (heartbeatDue) this.lastHeartbeat = now.getTime();
+    for (const live of this.registry.all()) {
+      if (live.ending) continue;
+      if (heartbeatDue && !(await this.store.heartbeat(live.id, this.instanceId, now))) {
+        await this.endedElsewhere(live);
+        continue;
+      }
+      if (live.viewers.size === 0) {
+        if (!live.attachedOnce && now.getTime() - live.startedAt.getTime() >= s.STUDYLOOP_NEVER_ATTACHED_SECONDS * 1000) {
+          await this.endLive(live, { reason: "never-attached" });
+          continue;
+        }
+        if (live.lastViewerLeftAt && now.getTime() - live.lastViewerLeftAt.getTime() >= s.STUDYLOOP_GRACE_SECONDS * 1000) {
+          await this.endLive(live, { reason: "grace-expired" });
+          continue;
+        }
+      }
+      if (now.getTime() - live.lastCheckpointAt >= s.STUDYLOOP_CHECKPOINT_SECONDS * 1000) await this.checkpoint(live);
+    }
+  }
+
+  private async checkpoint(live: LiveSession): Promise<void> {
+    live.lastCheckpointAt = Date.now();
+    const seq = live.terminal.lastSeq;
+    if (seq === live.checkpointSeq) return;
+    const transcript = await live.terminal.snapshotTranscript();
+    await this.store.checkpoint(live.id, transcript, new Date());
+    live.checkpointSeq = seq;
+  }
+
+  /** Ends a session this server runs: save the transcript, stop the agent, write the row, tell viewers. */
+  private async endLive(live: LiveSession, how: { reason: string; exitCode?: number }): Promise<void> {
+    if (live.ending) return;
+    live.ending = true;
+    let transcript: string | null = null;
+    try {
+      transcript = await live.terminal.snapshotTranscript();
+    } catch (error) {
+      this.deps.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
+    }
+    if (how.reason !== "agent-exited") live.terminal.kill();
+    const row = await this.store.byId(live.id);
+    const write: EndWrite = { reason: how.reason, endedAt: new Date(), exitCode: how.exitCode ?? null, transcript };
+    if (row && !(await this.store.end(row, write)) && transcript) {
+      // Someone else ended it first (their reason stands); the transcript is still worth keeping.
+      await this.store.checkpoint(live.id, transcript, new Date());
+    }
+    await this.finish(live);
+  }
+
+  /** Our row was ended by another server or device: stop the agent, keep their reason. */
+  private async endedElsewhere(live: LiveSession): Promise<void> {
+    if (live.ending) return;
+    live.ending = true;
+    try {
+      const transcript = await live.terminal.snapshotTranscript();
+      await this.store.checkpoint(live.id, transcript, new Date());
+    } catch (error) {
+      this.deps.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
+    }
+    live.terminal.kill();
+    await this.finish(live);
+  }
+
+  private async finish(live: LiveSession): Promise<void> {
+    this.registry.remove(live.id);
+    live.terminal.dispose();
+    const row = await this.store.byId(live.id);
+    if (row) this.emit("ended", live.id, this.view(row));
+    this.emit("changed");
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------
+
+  private view(row: StudySession): SessionView {
+    return toSessionView(row, this.viewContext);
+  }
+
+  private get viewContext(): ViewContext {
+    return {
+      agentLabel: (name) => this.deps.agents.find(name)?.label ?? name,
+      graceMinutes: Math.round(this.deps.settings.STUDYLOOP_GRACE_SECONDS / 60),
+    };
+  }
+
+  private alreadyActive(holder: JudgedRow): ApiError {
+    const view = this.view(holder.row);
+    const here = holder.verdict.kind === "live-here" || holder.verdict.kind === "starting";
+    const where = here
+      ? "on this server: open the study page to rejoin it"
+      : verdictNotice(holder.verdict, view) ?? "elsewhere";
+    return conflict(
+      `A study session is already active: "${view.topic}" with ${this.viewContext.agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}, ${where}. End it first to start a new one.`,
+      { session: view, canReattach: holder.verdict.kind === "live-here", verdict: holder.verdict.kind, ownerUrl: holder.row.ownerUrl },
+    );
+  }
+
+  private async notAttachable(sessionId: string): Promise<ApiError> {
+    const found = await this.session(sessionId);
+    if (!found) return notFound(`There is no session ${sessionId}.`);
+    if (found.view.status === "ended") return new ApiError(410, found.view.explanation ?? "This session has ended.", { session: found.view });
+    const notice = found.verdict ? verdictNotice(found.verdict, found.view) : null;
+    return conflict(notice ?? "This session is not running on this server.", { session: found.view });
+  }
+}
+
+function sha256(text: string): string {
+  return crypto.createHash("sha256").update(text).digest("hex");
+}
+
+export { sha256 };

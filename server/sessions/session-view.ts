@@ -1,0 +1,112 @@
+// Pure mappers from stored rows to what the API and the pages show.
+import type { StudySession } from "../db/generated/client.ts";
+import { parseSummary, type Summary } from "../study/summary.ts";
+import { clockTime, explainEnd } from "./end-reasons.ts";
+import type { Verdict } from "./verdict.ts";
+
+export interface SessionView {
+  readonly id: string;
+  readonly topic: string;
+  readonly energy: number;
+  readonly agent: string;
+  readonly transport: string;
+  readonly status: "starting" | "live" | "ended";
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly endReason: string | null;
+  readonly exitCode: number | null;
+  readonly explanation: string | null;
+  readonly durationMinutes: number | null;
+  readonly focusPlan: string;
+  readonly focusMinutes: number;
+  readonly breakMinutes: number;
+  readonly winCount: number;
+  readonly struggleCount: number;
+  readonly summary: Summary | null;
+  readonly owner: { readonly host: string | null; readonly url: string | null; readonly pid: number | null };
+  readonly muxSession: string | null;
+  readonly hasTranscript: boolean;
+}
+
+export type SessionPhase = "idle" | "starting" | "focus" | "ended";
+
+export interface AttachInfo {
+  readonly transport: "pty";
+  readonly sessionId: string;
+  /** socket.io event that attaches a viewer. */
+  readonly event: "terminal:attach";
+}
+
+export interface VerdictView {
+  readonly kind: Verdict["kind"];
+  readonly rule: string;
+  /** A sentence for the learner when the session is not attachable from here. */
+  readonly notice: string | null;
+}
+
+export interface SessionStateView {
+  readonly state: SessionPhase;
+  readonly session: SessionView | null;
+  readonly verdict: VerdictView | null;
+  readonly attach: AttachInfo | null;
+  readonly lastEnded: SessionView | null;
+}
+
+export interface ViewContext {
+  readonly agentLabel: (name: string) => string;
+  readonly graceMinutes: number;
+}
+
+export function toSessionView(row: StudySession, ctx: ViewContext): SessionView {
+  const status = row.status === "live" || row.status === "starting" ? row.status : "ended";
+  const ended = row.endedAt;
+  return {
+    id: row.id,
+    topic: row.topic,
+    energy: row.energy,
+    agent: row.agent,
+    transport: row.transport,
+    status,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: ended ? ended.toISOString() : null,
+    endReason: row.endReason,
+    exitCode: row.exitCode,
+    explanation: ended
+      ? explainEnd({
+          reason: row.endReason,
+          at: clockTime(ended),
+          agentLabel: ctx.agentLabel(row.agent),
+          exitCode: row.exitCode,
+          detail: row.endDetail,
+          graceMinutes: ctx.graceMinutes,
+        })
+      : null,
+    durationMinutes: ended ? Math.max(0, Math.round((ended.getTime() - row.startedAt.getTime()) / 60_000)) : null,
+    focusPlan: row.focusPlan,
+    focusMinutes: row.focusMinutes,
+    breakMinutes: row.breakMinutes,
+    winCount: row.winCount,
+    struggleCount: row.struggleCount,
+    summary: parseSummary(row.summary),
+    owner: { host: row.ownerHost, url: row.ownerUrl, pid: row.ownerPid },
+    muxSession: row.muxSession,
+    hasTranscript: row.transcript !== null && row.transcript.length > 0,
+  };
+}
+
+/** What the learner is told about a session this page cannot attach to. */
+export function verdictNotice(verdict: Verdict, view: SessionView): string | null {
+  switch (verdict.kind) {
+    case "live-elsewhere":
+      if (verdict.via === "tmux") {
+        return `This session runs in tmux (${verdict.muxSession ?? "its own session"}): reattach with \`studyloop study --resume\`, or end it here.`;
+      }
+      return `This session is live on another StudyLoop server (${verdict.ownerUrl ?? verdict.ownerHost ?? "unknown address"}${verdict.ownerPid ? `, pid ${verdict.ownerPid}` : ""}): open it there, or end it here.`;
+    case "unknown":
+      return `StudyLoop cannot tell whether the server running "${view.topic}" is still up (${verdict.error}), so it is treated as live. You can end it here.`;
+    case "starting":
+      return "The tutor is starting…";
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,255 @@
+// The process that owns a pseudo-terminal: a thin adapter around node-pty that batches output,
+// refuses to start a program that cannot be started, and kills the whole process group.
+import fs from "node:fs";
+import path from "node:path";
+import { spawn as spawnPty, type IPty } from "node-pty";
+
+/** Output batching, after VS Code's TerminalDataBufferer. */
+export const PtyBatching = {
+  /**
+   * Milliseconds output is collected after its first piece arrives before it is emitted as one chunk.
+   * Fewer, larger chunks (each gets a sequence number and a socket frame); adds at most this much
+   * latency to an echo, well under what a typist notices.
+   */
+  WINDOW_MS: 5,
+  /** Chars at which a batch is emitted at once without waiting for the window: bounds one chunk's size. */
+  MAX_CHARS: 64 * 1024,
+} as const;
+
+/** What the terminal reports itself as when the environment does not say. */
+export const DEFAULT_TERM = "xterm-256color";
+
+export interface PtySpawnOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+export interface PtyExit {
+  exitCode: number;
+  signal?: number;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** The program could not be started (missing, not executable, bad working directory, fork failed). */
+export class PtySpawnError extends Error {
+  override readonly name = "PtySpawnError";
+  constructor(
+    message: string,
+    readonly command: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class PtyProcess {
+  readonly pid: number;
+  private readonly dataListeners = new Set<(data: string) => void>();
+  private readonly exitListeners = new Set<(e: PtyExit) => void>();
+  private batch = "";
+  private batchTimer: NodeJS.Timeout | undefined;
+  private exitInfo: PtyExit | undefined;
+  private isPaused = false;
+  private readonly subscriptions: Disposable[];
+
+  private constructor(private readonly pty: IPty) {
+    this.pid = pty.pid;
+    this.subscriptions = [
+      pty.onData((data) => this.handleData(data)),
+      pty.onExit((e) => this.handleExit({ exitCode: e.exitCode, signal: e.signal || undefined })),
+    ];
+  }
+
+  /**
+   * Starts `command` in a new pty. Throws PtySpawnError with a plain sentence when the program or the
+   * working directory is not usable: node-pty on Linux would fork anyway and only report
+   * "execvp(3) failed" inside the terminal, so the checks are made here first.
+   */
+  static spawn(opts: PtySpawnOptions): PtyProcess {
+    const cwd = checkWorkingDirectory(opts.command, opts.cwd);
+    const executable = resolveExecutable(opts.command, cwd, opts.env.PATH ?? process.env.PATH ?? "");
+    try {
+      const pty = spawnPty(executable, opts.args, {
+        name: opts.env.TERM ?? DEFAULT_TERM,
+        cols: opts.cols,
+        rows: opts.rows,
+        cwd,
+        env: opts.env,
+        encoding: "utf8",
+      });
+      return new PtyProcess(pty);
+    } catch (cause) {
+      throw new PtySpawnError(`Could not start ${opts.command}: ${errorMessage(cause)}`, opts.command, { cause });
+    }
+  }
+
+  /** Batched output (see PtyBatching). Data still in the batch is delivered before the exit event. */
+  onData(cb: (data: string) => void): Disposable {
+    this.dataListeners.add(cb);
+    return { dispose: () => this.dataListeners.delete(cb) };
+  }
+
+  /** Fires once. A listener added after the exit is called on the next tick with the same event. */
+  onExit(cb: (e: PtyExit) => void): Disposable {
+    if (this.exitInfo) {
+      const exit = this.exitInfo;
+      let disposed = false;
+      queueMicrotask(() => {
+        if (!disposed) cb(exit);
+      });
+      return { dispose: () => (disposed = true) };
+    }
+    this.exitListeners.add(cb);
+    return { dispose: () => this.exitListeners.delete(cb) };
+  }
+
+  get exited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  /** Written even while output is paused: input and output are independent (Ctrl-C under a flood). */
+  write(data: string): void {
+    if (this.exitInfo) return;
+    this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exitInfo) return;
+    try {
+      this.pty.resize(cols, rows);
+    } catch {
+      // The pty may close between the exit check and the ioctl; a resize of a dead pty is moot.
+    }
+  }
+
+  /** Stops reading output: the program blocks once the kernel's pty buffer is full. */
+  pause(): void {
+    if (this.isPaused) return;
+    this.isPaused = true;
+    this.pty.pause();
+  }
+
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    this.pty.resume();
+  }
+
+  /**
+   * Signals the whole process group (the program is a session and group leader in its pty, so its
+   * children are in the group too), falling back to the pid alone. SIGHUP by default, as when a
+   * terminal window closes.
+   */
+  kill(signal: string = "SIGHUP"): void {
+    // After the exit the group id may be reused by an unrelated process group: never signal it then.
+    if (this.exitInfo) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch (groupError) {
+      if (!isErrno(groupError, "ESRCH") && !isErrno(groupError, "EPERM")) throw groupError;
+      try {
+        process.kill(this.pid, signal);
+      } catch (error) {
+        // ESRCH: already gone, its exit event is on its way.
+        if (!isErrno(error, "ESRCH")) throw error;
+      }
+    }
+  }
+
+  /** Stops listening; does not kill (call kill first). */
+  dispose(): void {
+    this.flushBatch();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.dataListeners.clear();
+    this.exitListeners.clear();
+  }
+
+  private handleData(data: string): void {
+    this.batch += data;
+    if (this.batch.length >= PtyBatching.MAX_CHARS) {
+      this.flushBatch();
+    } else if (!this.batchTimer) {
+      this.batchTimer = setTimeout(() => this.flushBatch(), PtyBatching.WINDOW_MS);
+    }
+  }
+
+  private flushBatch(): void {
+    if (this.batchTimer) {
+      clearTimeout(this.batchTimer);
+      this.batchTimer = undefined;
+    }
+    if (!this.batch) return;
+    const chunk = this.batch;
+    this.batch = "";
+    for (const listener of this.dataListeners) listener(chunk);
+  }
+
+  private handleExit(exit: PtyExit): void {
+    if (this.exitInfo) return;
+    this.flushBatch();
+    this.exitInfo = exit;
+    const listeners = [...this.exitListeners];
+    this.exitListeners.clear();
+    for (const listener of listeners) listener(exit);
+  }
+}
+
+function checkWorkingDirectory(command: string, cwd: string): string {
+  const resolved = path.resolve(cwd);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+  } catch (cause) {
+    throw new PtySpawnError(`Could not start ${command}: the folder ${resolved} does not exist`, command, { cause });
+  }
+  if (!stat.isDirectory()) {
+    throw new PtySpawnError(`Could not start ${command}: ${resolved} is not a folder`, command);
+  }
+  return resolved;
+}
+
+/** Resolves `command` the way execvp will (a path if it has a slash, else a PATH search) and checks it can run. */
+function resolveExecutable(command: string, cwd: string, searchPath: string): string {
+  if (!command) throw new PtySpawnError("Could not start the agent: no command was given", command);
+  const candidates = command.includes("/")
+    ? [path.resolve(cwd, command)]
+    : searchPath
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.resolve(cwd, dir, command));
+  for (const candidate of candidates) {
+    try {
+      if (fs.statSync(candidate).isFile()) {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // Not here or not executable: try the next directory, as execvp does.
+    }
+  }
+  throw new PtySpawnError(
+    command.includes("/")
+      ? `Could not start ${command}: the file does not exist or is not executable`
+      : `Could not start ${command}: no executable named ${command} was found on PATH`,
+    command,
+  );
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

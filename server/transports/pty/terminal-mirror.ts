@@ -1,0 +1,143 @@
+// The server's copy of a terminal's screen and scrollback (@xterm/headless + SerializeAddon), from which
+// attaching viewers get a snapshot and ended sessions keep a transcript. Keep it out of Next's bundle.
+import serializeAddon from "@xterm/addon-serialize";
+import headless from "@xterm/headless";
+
+// Under Node ESM these CommonJS packages only have a default export (see STACK-NOTES "xterm on the server").
+const { Terminal } = headless;
+const { SerializeAddon } = serializeAddon;
+type HeadlessTerminal = InstanceType<typeof Terminal>;
+
+export const MirrorLimits = {
+  /** Lines of scrollback kept above the screen; the snapshot (and transcript) holds at most this many. */
+  SCROLLBACK_LINES: 10_000,
+} as const;
+
+export interface MirrorSnapshot {
+  /** Escape sequences that rebuild the buffer and cursor when written into a fresh terminal of this size. */
+  readonly data: string;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+export interface SerializeOptions {
+  /** Leave out terminal modes (mouse, focus, bracketed paste...): for transcripts of ended sessions. */
+  readonly excludeModes?: boolean;
+}
+
+export class MirrorDisposedError extends Error {
+  override readonly name = "MirrorDisposedError";
+  constructor() {
+    super("Could not read the terminal mirror: it has been disposed");
+  }
+}
+
+/**
+ * Writes are parsed asynchronously and in order; a callback given to `write` runs right after that
+ * chunk is parsed and before the next one is, which is what makes `snapshot` exact. `resize` is queued
+ * behind the writes made before it, so output produced for the old size is parsed at the old size.
+ */
+export class TerminalMirror {
+  private readonly terminal: HeadlessTerminal;
+  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  private size: { cols: number; rows: number };
+  private unparsedChars = 0;
+  private disposed = false;
+  private readonly waiters = new Set<(error: Error) => void>();
+
+  constructor(cols: number, rows: number, options: { scrollback?: number } = {}) {
+    this.terminal = new Terminal({
+      cols,
+      rows,
+      scrollback: options.scrollback ?? MirrorLimits.SCROLLBACK_LINES,
+      allowProposedApi: true,
+    });
+    this.serializer = new SerializeAddon();
+    // The addon's typings name the browser Terminal; the headless one provides what it uses.
+    this.terminal.loadAddon(this.serializer as unknown as Parameters<HeadlessTerminal["loadAddon"]>[0]);
+    this.size = { cols: this.terminal.cols, rows: this.terminal.rows };
+  }
+
+  /** The size once every queued write and resize has been applied. */
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  /** Chars written and not yet parsed. */
+  get pendingChars(): number {
+    return this.unparsedChars;
+  }
+
+  /** Queues `data`; `onParsed` runs once it is parsed (never after dispose). */
+  write(data: string, onParsed?: () => void): void {
+    if (this.disposed) return;
+    this.unparsedChars += data.length;
+    this.terminal.write(data, () => {
+      this.unparsedChars -= data.length;
+      if (!this.disposed) onParsed?.();
+    });
+  }
+
+  /** Resolves once everything written so far is parsed. Rejects with MirrorDisposedError if disposed first. */
+  flush(): Promise<void> {
+    return this.afterPending(() => undefined);
+  }
+
+  /** Serializes what has been parsed so far (see `snapshot` for "everything written so far"). */
+  serialize(options: SerializeOptions = {}): string {
+    if (this.disposed) throw new MirrorDisposedError();
+    return this.serializer.serialize({ excludeModes: options.excludeModes ?? false });
+  }
+
+  /**
+   * A snapshot of exactly what was written before this call: taken synchronously right after the last
+   * of those writes is parsed, before any later write is, and with the size in force at that point.
+   */
+  snapshot(options: SerializeOptions = {}): Promise<MirrorSnapshot> {
+    return this.afterPending(() => ({
+      data: this.serializer.serialize({ excludeModes: options.excludeModes ?? false }),
+      cols: this.terminal.cols,
+      rows: this.terminal.rows,
+    }));
+  }
+
+  /** Queued behind earlier writes (see the class comment); `cols`/`rows` report the new size at once. */
+  resize(cols: number, rows: number): void {
+    if (this.disposed) return;
+    if (cols === this.size.cols && rows === this.size.rows) return;
+    this.size = { cols, rows };
+    this.terminal.write("", () => {
+      if (!this.disposed) this.terminal.resize(cols, rows);
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const reject of this.waiters) reject(new MirrorDisposedError());
+    this.waiters.clear();
+    this.serializer.dispose();
+    this.terminal.dispose();
+  }
+
+  /** Runs `read` synchronously in the write callback that follows everything written so far. */
+  private afterPending<T>(read: () => T): Promise<T> {
+    if (this.disposed) return Promise.reject(new MirrorDisposedError());
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.add(reject);
+      this.terminal.write("", () => {
+        this.waiters.delete(reject);
+        if (this.disposed) return;
+        try {
+          resolve(read());
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+}
