@@ -9,6 +9,7 @@ export default async function StudyPage() {
   return (
     <div className="stack">
       <h1>Study</h1>
+      {agents.configProblem() ? <p className="panel notice warn">{agents.configProblem()}</p> : null}
       <StudyRoom initialState={state} agents={agents.list()} />
     </div>
   );

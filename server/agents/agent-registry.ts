@@ -15,8 +15,6 @@ export interface AgentListing {
   readonly source: AgentDefinition["source"];
 }
 
-export class AgentConfigError extends Error {}
-
 export class AgentRegistry {
   constructor(
     private readonly dataDir: string,
@@ -24,7 +22,12 @@ export class AgentRegistry {
   ) {}
 
   definitions(): AgentDefinition[] {
-    return mergeAgents(this.readConfig(), this.env.SHELL);
+    return mergeAgents(this.readConfig().config, this.env.SHELL);
+  }
+
+  /** A sentence about a broken studyloop.config.json (its agents are left out), or null. */
+  configProblem(): string | null {
+    return this.readConfig().problem;
   }
 
   find(name: string): AgentDefinition | undefined {
@@ -50,26 +53,29 @@ export class AgentRegistry {
     return findExecutable(agent.command, this.env.PATH);
   }
 
-  private readConfig(): AgentConfigFile {
+  /** A broken config never stops the server: its agents are left out and the problem is shown. */
+  private readConfig(): { config: AgentConfigFile; problem: string | null } {
     const file = path.join(this.dataDir, CONFIG_FILE_NAME);
+    const empty: AgentConfigFile = { agents: {} };
     let text: string;
     try {
       text = fs.readFileSync(file, "utf8");
     } catch {
-      return { agents: {} };
+      return { config: empty, problem: null };
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new AgentConfigError(`${file} is not valid JSON: fix it or move it away to use the built-in agents.`);
+      return { config: empty, problem: `${file} is not valid JSON, so its agents are not offered: fix it and reload.` };
     }
     const parsed = AgentConfigFileSchema.safeParse(json);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new AgentConfigError(`${file}: ${first?.path.join(".") || "the file"} ${first?.message ?? "is not valid"}.`);
+      const where = first?.path.join(".") || "the file";
+      return { config: empty, problem: `${file}: ${where}: ${first?.message ?? "is not valid"}. Its agents are not offered until it is fixed.` };
     }
-    return parsed.data;
+    return { config: parsed.data, problem: null };
   }
 }
 

@@ -1,6 +1,6 @@
 // The glue every route handler uses: read a bounded JSON body, turn refusals into a status and a
 // sentence, and never leak a stack trace or a path.
-import { ApiError, badRequest } from "./api-error.ts";
+import { ApiError, badRequest, isApiError } from "./api-error.ts";
 
 /** JSON bodies over this are refused (64 KB: far more than any form here sends). */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -31,7 +31,7 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof ApiError) return json({ error: error.message, ...error.extra }, error.status);
+    if (isApiError(error)) return json({ error: error.message, ...error.extra }, error.status);
     console.error("[studyloop] request failed:", error);
     return json({ error: "Something went wrong on the StudyLoop server. Try again; if it keeps happening, see the server's log." }, 500);
   }

@@ -80,7 +80,8 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 export function parsePort(name: string, raw: string): number {
   if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number from 1 to 65535, not "${raw}".`);
   const port = Number(raw);
-  if (port < 1 || port > 65535) throw new UsageError(`--${name} must be from 1 to 65535, not ${port}.`);
+  // 0 asks the system for any free port (the URL printed says which).
+  if (port > 65535) throw new UsageError(`--${name} must be from 1 to 65535, not ${port}.`);
   return port;
 }
 

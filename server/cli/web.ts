@@ -1,5 +1,6 @@
 // `studyloop web`: build if needed, migrate, serve; stop cleanly on the first signal.
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
@@ -15,7 +16,7 @@ export const webCommand: CommandSpec = {
   summary: "Serve the StudyLoop dashboard and the study page (Next.js and socket.io on one port).",
   usage: "studyloop web [--port N] [--host H] [--data-dir D] [--dev]",
   options: [
-    { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}).` },
+    { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
     { name: "data-dir", kind: "string", value: "D", description: "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop)." },
     { name: "dev", kind: "boolean", description: "Run Next.js in development mode (hot reload) instead of the production build." },
@@ -35,7 +36,11 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   ensureWritableDir(dataDir);
   const settings = loadSettings();
 
-  if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) buildApp();
+  if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) {
+    // A busy port should fail now, not after a minute of building.
+    await assertPortFree(host, port);
+    buildApp();
+  }
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
@@ -81,6 +86,16 @@ export function ensureWritableDir(dir: string): void {
   } catch {
     throw new UsageError(`The data directory ${dir} cannot be written to: choose another with --data-dir or fix its permissions.`);
   }
+}
+
+function assertPortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new UsageError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`) : error),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }
 
 function buildApp(): void {

@@ -8,7 +8,7 @@ export const CONFIG_FILE_NAME = "studyloop.config.json";
 /** Resolves the data directory: --data-dir, then STUDYLOOP_DATA_DIR, then XDG, then ~/.local/share. */
 export function resolveDataDir(
   flag: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
   home: string = os.homedir(),
 ): string {
   if (flag) return path.resolve(flag);

@@ -138,14 +138,24 @@ describe("applyMigrations", () => {
     });
     // The shape of Prisma's SQLite "RedefineTables" migration: DROP TABLE of the parent would
     // cascade into topic_marks if foreign keys were on.
+    const createSql = withDb(
+      (db) => (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'study_sessions'").get() as any).sql as string,
+    );
+    const indexes = initSql()
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.includes('ON "study_sessions"'))
+      .join("\n");
     addMigration(
       "20261201000000_redefine",
       `-- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
-CREATE TABLE "new_study_sessions" AS SELECT * FROM "study_sessions";
+${createSql.replace('"study_sessions"', '"new_study_sessions"')};
+INSERT INTO "new_study_sessions" SELECT * FROM "study_sessions";
 DROP TABLE "study_sessions";
 ALTER TABLE "new_study_sessions" RENAME TO "study_sessions";
+${indexes}
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 `,
@@ -238,6 +248,18 @@ CREATE TABLE "never" ("id" TEXT);
     expect(snapshot()).toEqual(before);
     expect(fs.readFileSync(dbFile).equals(bytes)).toBe(true);
     withDb((db) => expect(db.prepare("SELECT count(*) AS n FROM study_sessions").get()).toEqual({ n: 1 }));
+  });
+
+  it("rolls back a migration that would leave dangling foreign keys", () => {
+    applyMigrations(dbFile, migrationsDir);
+    withDb((db) => {
+      db.prepare("INSERT INTO study_sessions (id, topic, energy, agent, transport) VALUES ('s1', 'sets', 3, 'a', 'pty')").run();
+      db.prepare("INSERT INTO topic_marks (id, session_id, topic, status) VALUES ('m1', 's1', 'sets', 'win')").run();
+    });
+    const before = snapshot();
+    addMigration("20261201000000_orphans", 'DELETE FROM "study_sessions";\n');
+    expect(() => applyMigrations(dbFile, migrationsDir)).toThrow(/foreign key violation/);
+    expect(snapshot()).toEqual(before);
   });
 
   it("leaves a fresh database empty when the first migration fails", () => {

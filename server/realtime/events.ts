@@ -2,11 +2,10 @@
 // still validated on arrival (realtime/payloads.ts): types do not replace validation.
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 
-/** A numbered piece of terminal output, or the one replay that (re)attaching starts with. */
-export type TerminalFrameView =
-  | { readonly type: "output"; readonly seq: number; readonly data: string }
-  | { readonly type: "replay"; readonly seq: number; readonly data: string; readonly cols: number; readonly rows: number }
-  | { readonly type: "resize"; readonly cols: number; readonly rows: number };
+import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+
+/** A numbered piece of terminal output, the one replay that (re)attaching starts with, or a resize. */
+export type TerminalFrameView = TerminalFrame;
 
 export type Ack<T> = (result: { ok: true; value: T } | { ok: false; status: number; error: string; session?: SessionView }) => void;
 

@@ -3,7 +3,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
-import { ApiError } from "../api/api-error.ts";
+import { isApiError } from "../api/api-error.ts";
 import type { SessionStateView } from "../sessions/session-view.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
@@ -155,7 +155,7 @@ function refuse(socket: StudySocket, sessionId: string): void {
 }
 
 function failure(error: unknown, log: (line: string) => void) {
-  if (error instanceof ApiError) {
+  if (isApiError(error)) {
     const session = (error.extra.session ?? undefined) as never;
     return { ok: false as const, status: error.status, error: error.message, ...(session ? { session } : {}) };
   }

@@ -1,7 +1,7 @@
 // Owner probes against real processes and a private tmux server: no mocks.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
@@ -150,8 +150,13 @@ describe.runIf(onLinux)("pid probes (real processes)", () => {
   it("end to end: the owner a zombie is orphaned; the same owner alive is live elsewhere", async () => {
     const { pid } = await startZombie();
     await until(() => probePid(pid), (f) => f.state === "zombie");
-    const zombie = judgeSession(ownedBy(pid, null), await gatherFacts(ownedBy(pid, null), SELF, noRegistry, { leaseMs: 30_000 }));
-    expect(zombie).toMatchObject({ kind: "orphaned", rule: "pty/acp, same host, same boot: pid gone, zombie, or start time differs" });
+    const row = ownedBy(pid, null);
+    const zombie = judgeSession(row, await gatherFacts(row, SELF, noRegistry, { leaseMs: 30_000 }));
+    expect(zombie).toMatchObject({
+      kind: "orphaned",
+      rule: "pty/acp, same host, same boot: pid gone, zombie, or start time differs",
+      cause: expect.stringContaining("zombie"),
+    });
 
     const self = ownedBy(process.pid, processStartTime(process.pid));
     const live = judgeSession(self, await gatherFacts(self, SELF, noRegistry, { leaseMs: 30_000 }));
@@ -207,11 +212,14 @@ describe("tmuxHasSession", () => {
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
-  it("a hanging tmux whose child keeps the pipes open is still unknown within the timeout", async () => {
-    const hang = script("tmux-hang-child", "sleep 30 &\nwait");
+  it("a hanging tmux whose child holds the pipes is unknown in time, and its child is killed", async () => {
+    const pidFile = path.join(dir, "grandchild.pid");
+    const hang = script("tmux-hang-child", `sleep 30 &\necho $! > ${pidFile}\nwait`);
     const t0 = Date.now();
     expect(await tmuxHasSession("study-abc", { tmuxPath: hang, timeoutMs: 300 })).toBe("unknown");
     expect(Date.now() - t0).toBeLessThan(2_000);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    expect((await until(() => probePid(grandchild), (f) => f.state !== "alive")).state).not.toBe("alive");
   });
 
   it("a missing tmux binary is unknown", async () => {
@@ -219,7 +227,8 @@ describe("tmuxHasSession", () => {
   });
 
   it("exit 1 with words that do not say the session is missing is unknown", async () => {
-    const denied = script("tmux-denied", 'echo "error connecting to /tmp/tmux-0/default (Permission denied)" >&2; exit 1');
+    const message = "error connecting to /tmp/tmux-0/default (Permission denied)";
+    const denied = script("tmux-denied", `echo "${message}" >&2; exit 1`);
     expect(await tmuxHasSession("study-abc", { tmuxPath: denied })).toBe("unknown");
     const odd = script("tmux-odd", 'echo "something else" >&2; exit 1');
     expect(await tmuxHasSession("study-abc", { tmuxPath: odd })).toBe("unknown");

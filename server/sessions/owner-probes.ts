@@ -114,7 +114,8 @@ function killGroup(child: ChildProcess): void {
 
 /** Asks tmux whether the exact session `name` exists. Anything but a clear answer is unknown. */
 export function tmuxHasSession(name: string, opts: TmuxProbeOptions = {}): Promise<"present" | "absent" | "unknown"> {
-  const args = [...(opts.socket ? ["-L", opts.socket] : []), "has-session", "-t", `=${name}`]; // "=": exact, not a prefix
+  // "=NAME" asks for exactly NAME: a bare name would also match a session it is a prefix of.
+  const args = [...(opts.socket ? ["-L", opts.socket] : []), "has-session", "-t", `=${name}`];
   return new Promise((resolve) => {
     let output = "";
     let settled = false;

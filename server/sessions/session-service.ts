@@ -143,7 +143,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
       orderBy: { startedAt: "desc" },
       take: filter.take ?? 100,
     });
-    return rows.map((row) => this.view(row));
+    const ctx = this.viewContext;
+    return rows.map((row) => toSessionView(row, ctx));
   }
 
   // ---- commands --------------------------------------------------------------------------------
@@ -393,9 +394,14 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return toSessionView(row, this.viewContext);
   }
 
+  /** Reads the agent definitions once per context, not once per row. */
   private get viewContext(): ViewContext {
+    let labels: Map<string, string> | undefined;
     return {
-      agentLabel: (name) => this.deps.agents.find(name)?.label ?? name,
+      agentLabel: (name) => {
+        labels ??= new Map(this.deps.agents.definitions().map((a) => [a.name, a.label]));
+        return labels.get(name) ?? name;
+      },
       graceMinutes: Math.round(this.deps.settings.STUDYLOOP_GRACE_SECONDS / 60),
     };
   }

@@ -50,7 +50,7 @@ function facts(over: Partial<OwnerFacts> = {}): OwnerFacts {
 }
 
 const tmuxRow = (over: Partial<StoredOwnership> = {}) =>
-  row({ transport: "tmux", ownerInstance: "cli-1", ownerPid: 777, ownerPidStartTime: "5", muxSession: "study-abc", ...over });
+  row({ transport: "tmux", ownerInstance: "cli-1", ownerPid: 777, muxSession: "study-abc", ...over });
 const otherHost = (over: Partial<StoredOwnership> = {}) =>
   row({ ownerHost: "desktop", ownerBootId: "boot-9", ...over });
 
@@ -68,7 +68,8 @@ describe("judgeSession: the DESIGN.md table", () => {
   });
 
   it("owned by this server instance, live in its registry | - | live here", () => {
-    const v = judgeSession(row({ ownerInstance: SELF.instanceId }), facts({ inRegistry: true, pid: { state: "gone" } }));
+    const mine = row({ ownerInstance: SELF.instanceId });
+    const v = judgeSession(mine, facts({ inRegistry: true, pid: { state: "gone" } }));
     expectVerdict(v, "live-here", "owned by this server instance, live in its registry");
   });
 
@@ -239,9 +240,8 @@ describe("judgeSession: edge cases", () => {
 
 describe("isLiveish", () => {
   it("is true for live here, starting, live elsewhere and unknown; false for ended and orphaned", () => {
-    const kinds = (["ended", "live-here", "starting", "live-elsewhere", "orphaned", "unknown"] as const).filter((kind) =>
-      isLiveish({ kind, rule: "ended" } as Verdict),
-    );
+    const all = ["ended", "live-here", "starting", "live-elsewhere", "orphaned", "unknown"] as const;
+    const kinds = all.filter((kind) => isLiveish({ kind, rule: "ended" } as Verdict));
     expect(kinds).toEqual(["live-here", "starting", "live-elsewhere", "unknown"]);
   });
 });

@@ -164,14 +164,17 @@ function pidEndCause(c: Ctx): string {
   const where = c.row.ownerHost ?? "this machine";
   if (c.facts.pid.state === "zombie") return `owner pid ${pid} on ${where} has exited (zombie)`;
   if (c.facts.pid.state === "alive") {
-    return `pid ${pid} now belongs to another process (start time ${c.facts.pid.startTime}, owner's was ${c.row.ownerPidStartTime})`;
+    const times = `start time ${c.facts.pid.startTime}, owner's was ${c.row.ownerPidStartTime}`;
+    return `pid ${pid} now belongs to another process (${times})`;
   }
   return `owner pid ${pid} on ${where} is gone`;
 }
 
 function staleCause(c: Ctx): string {
   const lease = formatDuration(c.facts.leaseMs);
-  if (c.row.heartbeatAt === null) return `no heartbeat since it started ${formatDuration(c.ageMs)} ago (lease ${lease})`;
+  if (c.row.heartbeatAt === null) {
+    return `no heartbeat since it started ${formatDuration(c.ageMs)} ago (lease ${lease})`;
+  }
   return `heartbeat ${formatDuration(c.ageMs)} old (lease ${lease})`;
 }
 
@@ -218,7 +221,7 @@ const RULES = [
     verdict: (c) => ({
       kind: "unknown",
       probe: "clock",
-      error: `heartbeat is ${formatDuration(c.lastSeen.getTime() - c.facts.now.getTime())} in the future (clock skew with ${c.row.ownerHost ?? "its owner"})`,
+      error: `heartbeat is ${formatDuration(-c.ageMs)} in the future (clock skew with ${c.row.ownerHost ?? "its owner"})`,
     }),
   },
   {

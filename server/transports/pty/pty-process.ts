@@ -133,9 +133,14 @@ export class PtyProcess {
     }
   }
 
-  /** Stops reading output: the program blocks once the kernel's pty buffer is full. */
+  /**
+   * Stops reading output: the program blocks once the kernel's pty buffer is full.
+   * Known limit: if the program exits while output is paused, what it wrote and we had not read yet
+   * (at most the kernel's pty buffer, tens of KB) is lost. The program is the pty's session leader, and
+   * Linux hangs up the terminal when it exits, which flushes the unread buffer (pty_flush_buffer).
+   */
   pause(): void {
-    if (this.isPaused) return;
+    if (this.isPaused || this.exitInfo) return;
     this.isPaused = true;
     this.pty.pause();
   }

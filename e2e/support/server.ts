@@ -1,0 +1,70 @@
+// Starts a real StudyLoop server process (the production build) for a test, on a free port with its
+// own data directory, and lets the test stop it cleanly or kill -9 it.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export const TEST_TUTOR = path.join(ROOT, "e2e", "fixtures", "test-tutor.mjs");
+
+export interface StartedServer {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly process: ChildProcess;
+  readonly output: () => string;
+  stop(): Promise<number | null>;
+  kill9(): Promise<void>;
+}
+
+/** A data directory whose config offers the deterministic test tutor as agent "tutor". */
+export function makeDataDir(extraAgents: Record<string, unknown> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-e2e-"));
+  fs.writeFileSync(
+    path.join(dir, "studyloop.config.json"),
+    JSON.stringify({ agents: { tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR] }, ...extraAgents } }, null, 2),
+  );
+  return dir;
+}
+
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<StartedServer> {
+  const dataDir = opts.dataDir ?? makeDataDir();
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...(opts.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`StudyLoop did not start within 60 s:\n${output}`)), 60_000);
+    const onData = () => {
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`StudyLoop exited with ${code} before it started:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+    kill9: async () => {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Each spec starts its own real StudyLoop server (e2e/support/server.ts) on a free port with a fresh
+// data directory, so a test can kill it, restart it, or run two side by side.
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    trace: "off",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium; Playwright's own browser download is not reachable here.
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
+  ],
+});

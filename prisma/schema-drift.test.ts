@@ -1,0 +1,368 @@
+// Fails when prisma/schema.prisma and prisma/migrations disagree. `prisma migrate diff` needs the
+// native schema engine (not available offline), so: apply the migrations to a temp SQLite file,
+// introspect it with PRAGMAs, and compare with the data model that Prisma's own schema parser
+// (the prisma-schema wasm shipped inside the prisma CLI package, `get_dmmf`) reads from the schema.
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR, PROJECT_ROOT } from "../server/config/paths.ts";
+import { applyMigrations } from "../server/db/migrate.ts";
+
+// ---------- Prisma's schema parser (wasm-bindgen module without its JS glue) ----------
+
+interface DmmfField {
+  name: string;
+  dbName?: string | null;
+  kind: "scalar" | "object" | "enum" | "unsupported";
+  type: string;
+  isList: boolean;
+  isRequired: boolean;
+  isId: boolean;
+  nativeType?: unknown;
+  default?: unknown;
+  relationFromFields?: string[];
+  relationToFields?: string[];
+  relationOnDelete?: string;
+  relationOnUpdate?: string;
+}
+interface DmmfModel {
+  name: string;
+  dbName: string | null;
+  fields: DmmfField[];
+  primaryKey: { fields: string[] } | null;
+}
+interface DmmfIndex {
+  model: string;
+  type: "id" | "unique" | "normal" | "fulltext";
+  dbName?: string;
+  fields: { name: string }[];
+}
+interface Datamodel {
+  models: DmmfModel[];
+  indexes: DmmfIndex[];
+}
+
+const WASM = path.join(PROJECT_ROOT, "node_modules", "prisma", "build", "prisma_schema_build_bg.wasm");
+
+/** Calls get_dmmf in the wasm the prisma CLI uses; import names carry a build hash, so match prefixes. */
+function loadGetDmmf(): (schema: string) => Datamodel {
+  const module = new WebAssembly.Module(fs.readFileSync(WASM));
+  let ex: any;
+  const bytes = () => new Uint8Array(ex.memory.buffer);
+  const text = (ptr: number, len: number) => new TextDecoder().decode(bytes().subarray(ptr >>> 0, (ptr >>> 0) + len));
+  const imports: Record<string, Function> = {};
+  for (const { name } of WebAssembly.Module.imports(module)) {
+    if (name.startsWith("__wbg_Error_")) imports[name] = (p: number, l: number) => new Error(text(p, l));
+    else if (name.startsWith("__wbg___wbindgen_throw_")) imports[name] = (p: number, l: number) => { throw new Error(text(p, l)); };
+    else if (name.startsWith("__wbg_set_message_")) imports[name] = () => {}; // panic hook message
+    else if (name === "__wbindgen_init_externref_table") {
+      imports[name] = () => {
+        const table = ex.__wbindgen_externrefs;
+        const at = table.grow(4);
+        [undefined, null, true, false].forEach((v, i) => table.set(at + i, v));
+      };
+    } else throw new Error(`prisma-schema wasm wants an unknown import ${name}: update loadGetDmmf`);
+  }
+  ex = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports as any }).exports;
+  ex.__wbindgen_start();
+  return (schema) => {
+    const input = new TextEncoder().encode(JSON.stringify({ prismaSchema: schema, noColor: true }));
+    const ptr = ex.__wbindgen_malloc(input.length, 1) >>> 0;
+    bytes().set(input, ptr);
+    const [outPtr, outLen, errRef, isErr] = ex.get_dmmf(ptr, input.length);
+    if (isErr) {
+      const err: Error = ex.__wbindgen_externrefs.get(errRef);
+      ex.__externref_table_dealloc(errRef);
+      // The message is JSON ({error_code, message}); surface Prisma's readable validation text.
+      let message = err.message;
+      try {
+        message = JSON.parse(message).message ?? message;
+      } catch {}
+      throw new Error(`prisma/schema.prisma does not validate:\n${message}`);
+    }
+    try {
+      return JSON.parse(text(outPtr, outLen)).datamodel;
+    } finally {
+      ex.__wbindgen_free(outPtr, outLen, 1);
+    }
+  };
+}
+
+// ---------- One shape for both sides ----------
+
+interface Column { type: string; notNull: boolean; default: string | null }
+interface Index { unique: boolean; columns: string[] }
+interface ForeignKey { onDelete: string; onUpdate: string }
+interface Table {
+  columns: Record<string, Column>;
+  primaryKey: string[];
+  indexes: Record<string, Index>; // by index name
+  foreignKeys: Record<string, ForeignKey>; // by "cols -> table(cols)"
+}
+type Shape = Record<string, Table>;
+
+// Prisma's SQLite column types and referential actions.
+const SQL_TYPES: Record<string, string> = {
+  String: "TEXT", Int: "INTEGER", BigInt: "BIGINT", Float: "REAL", Decimal: "DECIMAL",
+  Boolean: "BOOLEAN", DateTime: "DATETIME", Bytes: "BLOB",
+};
+const ACTIONS: Record<string, string> = {
+  Cascade: "CASCADE", SetNull: "SET NULL", Restrict: "RESTRICT", NoAction: "NO ACTION", SetDefault: "SET DEFAULT",
+};
+
+const fkKey = (cols: string[], table: string, refCols: string[]) => `(${cols.join(", ")}) -> ${table}(${refCols.join(", ")})`;
+
+/** The database the schema describes, as Prisma's SQLite migrations would build it. */
+function expectedShape(dm: Datamodel): { shape: Shape; unsupported: string[] } {
+  const unsupported: string[] = [];
+  const table = (m: DmmfModel) => m.dbName ?? m.name;
+  const modelByName = new Map(dm.models.map((m) => [m.name, m]));
+  const column = (m: DmmfModel, field: string) => {
+    const f = m.fields.find((x) => x.name === field)!;
+    return f.dbName ?? f.name;
+  };
+  const sqlDefault = (m: DmmfModel, f: DmmfField): string | null => {
+    const d = f.default;
+    if (d === undefined || d === null) return null;
+    if (typeof d === "string") return `'${d.replaceAll("'", "''")}'`;
+    if (typeof d === "number" || typeof d === "boolean") return String(d);
+    const fn = d as { name: string; args: unknown[] };
+    if (fn.name === "now") return "CURRENT_TIMESTAMP";
+    if (["uuid", "cuid", "nanoid", "ulid"].includes(fn.name)) return null; // generated by the client
+    if (fn.name === "dbgenerated" && typeof fn.args[0] === "string") return fn.args[0];
+    unsupported.push(`${m.name}.${f.name}: default ${JSON.stringify(d)} is not handled by this test`);
+    return null;
+  };
+
+  const shape: Shape = {};
+  for (const m of dm.models) {
+    const t: Table = { columns: {}, primaryKey: [], indexes: {}, foreignKeys: {} };
+    for (const f of m.fields) {
+      if (f.kind === "object") {
+        if (!f.relationFromFields?.length) continue; // the other side of a relation: no column
+        const target = modelByName.get(f.type)!;
+        const required = f.relationFromFields.some((n) => m.fields.find((x) => x.name === n)!.isRequired);
+        t.foreignKeys[
+          fkKey(f.relationFromFields.map((n) => column(m, n)), table(target), f.relationToFields!.map((n) => column(target, n)))
+        ] = {
+          onDelete: ACTIONS[f.relationOnDelete ?? (required ? "Restrict" : "SetNull")]!,
+          onUpdate: ACTIONS[f.relationOnUpdate ?? "Cascade"]!,
+        };
+        continue;
+      }
+      const type = f.kind === "enum" ? "TEXT" : SQL_TYPES[f.type];
+      if (!type || f.isList || f.nativeType || f.kind === "unsupported") {
+        unsupported.push(`${m.name}.${f.name}: type ${f.type}${f.isList ? "[]" : ""} is not handled by this test`);
+      }
+      t.columns[f.dbName ?? f.name] = { type: type ?? f.type, notNull: f.isRequired, default: sqlDefault(m, f) };
+    }
+    t.primaryKey = (m.primaryKey?.fields ?? m.fields.filter((f) => f.isId).map((f) => f.name)).map((n) => column(m, n));
+    shape[table(m)] = t;
+  }
+  for (const idx of dm.indexes) {
+    if (idx.type === "id") continue;
+    const m = modelByName.get(idx.model)!;
+    if (idx.type === "fulltext") {
+      unsupported.push(`${m.name}: fulltext index is not handled by this test`);
+      continue;
+    }
+    const columns = idx.fields.map((f) => column(m, f.name));
+    // Prisma's default names: {table}_{columns}_key for unique, _idx otherwise.
+    const name = idx.dbName ?? `${table(m)}_${columns.join("_")}_${idx.type === "unique" ? "key" : "idx"}`;
+    shape[table(m)]!.indexes[name] = { unique: idx.type === "unique", columns };
+  }
+  return { shape, unsupported };
+}
+
+/** What the migrations actually built. */
+function actualShape(db: Database.Database): Shape {
+  const shape: Shape = {};
+  const tables = db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name",
+    )
+    .all() as { name: string }[];
+  for (const { name } of tables) {
+    const t: Table = { columns: {}, primaryKey: [], indexes: {}, foreignKeys: {} };
+    const info = db.pragma(`table_info("${name}")`) as { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }[];
+    for (const c of info) t.columns[c.name] = { type: c.type.toUpperCase(), notNull: c.notnull === 1, default: c.dflt_value };
+    t.primaryKey = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    for (const idx of db.pragma(`index_list("${name}")`) as { name: string; unique: number; origin: string }[]) {
+      if (idx.origin === "pk") continue;
+      const cols = (db.pragma(`index_info("${idx.name}")`) as { seqno: number; name: string }[])
+        .sort((a, b) => a.seqno - b.seqno)
+        .map((c) => c.name);
+      t.indexes[idx.name] = { unique: idx.unique === 1, columns: cols };
+    }
+    const fks = new Map<number, { table: string; from: string[]; to: string[]; on_delete: string; on_update: string }>();
+    for (const fk of db.pragma(`foreign_key_list("${name}")`) as any[]) {
+      const e = fks.get(fk.id) ?? { table: fk.table, from: [], to: [], on_delete: fk.on_delete, on_update: fk.on_update };
+      e.from[fk.seq] = fk.from;
+      e.to[fk.seq] = fk.to;
+      fks.set(fk.id, e);
+    }
+    for (const fk of fks.values()) {
+      t.foreignKeys[fkKey(fk.from, fk.table, fk.to)] = { onDelete: fk.on_delete, onUpdate: fk.on_update };
+    }
+    shape[name] = t;
+  }
+  return shape;
+}
+
+/** Every disagreement, one line each; empty when schema and migrations match. */
+function diffShapes(schema: Shape, db: Shape): string[] {
+  const out: string[] = [];
+  const keys = (a: object, b: object) => [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  const show = (v: unknown) => JSON.stringify(v);
+  for (const name of keys(schema, db)) {
+    const s = schema[name];
+    const d = db[name];
+    if (!s || !d) {
+      out.push(`table ${name}: ${s ? "in schema.prisma, not created by the migrations" : "created by the migrations, not in schema.prisma"}`);
+      continue;
+    }
+    for (const col of keys(s.columns, d.columns)) {
+      const sc = s.columns[col];
+      const dc = d.columns[col];
+      if (!sc || !dc) {
+        out.push(`column ${name}.${col}: ${sc ? "in schema.prisma, missing from the migrations" : "in the migrations, missing from schema.prisma"}`);
+        continue;
+      }
+      if (sc.type !== dc.type) out.push(`column ${name}.${col}: type ${sc.type} in schema.prisma, ${dc.type} in the migrations`);
+      if (sc.notNull !== dc.notNull) {
+        out.push(`column ${name}.${col}: ${sc.notNull ? "required" : "optional"} in schema.prisma, ${dc.notNull ? "NOT NULL" : "nullable"} in the migrations`);
+      }
+      if (sc.default !== dc.default) out.push(`column ${name}.${col}: default ${sc.default ?? "none"} in schema.prisma, ${dc.default ?? "none"} in the migrations`);
+    }
+    if (show(s.primaryKey) !== show(d.primaryKey)) {
+      out.push(`table ${name}: primary key (${s.primaryKey.join(", ")}) in schema.prisma, (${d.primaryKey.join(", ")}) in the migrations`);
+    }
+    for (const idx of keys(s.indexes, d.indexes)) {
+      const si = s.indexes[idx];
+      const di = d.indexes[idx];
+      const describe = (i: Index) => `${i.unique ? "UNIQUE " : ""}(${i.columns.join(", ")})`;
+      if (!si || !di) out.push(`index ${idx} on ${name}: ${si ? `${describe(si)} in schema.prisma, missing from the migrations` : `${describe(di!)} in the migrations, missing from schema.prisma`}`);
+      else if (show(si) !== show(di)) out.push(`index ${idx} on ${name}: ${describe(si)} in schema.prisma, ${describe(di)} in the migrations`);
+    }
+    for (const fk of keys(s.foreignKeys, d.foreignKeys)) {
+      const sf = s.foreignKeys[fk];
+      const df = d.foreignKeys[fk];
+      const describe = (f: ForeignKey) => `ON DELETE ${f.onDelete} ON UPDATE ${f.onUpdate}`;
+      if (!sf || !df) out.push(`foreign key ${name}${fk}: ${sf ? "in schema.prisma, missing from the migrations" : "in the migrations, missing from schema.prisma"}`);
+      else if (show(sf) !== show(df)) out.push(`foreign key ${name}${fk}: ${describe(sf)} in schema.prisma, ${describe(df)} in the migrations`);
+    }
+  }
+  return out;
+}
+
+// ---------- The checks ----------
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-drift-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const getDmmf = loadGetDmmf();
+const schemaText = fs.readFileSync(path.join(PROJECT_ROOT, "prisma", "schema.prisma"), "utf8");
+
+/** Applies a migrations folder to a fresh file and returns its shape. */
+function migratedShape(migrationsDir: string, extraSql?: string): Shape {
+  const file = fs.mkdtempSync(path.join(tmp, "db-")) + "/drift.db";
+  applyMigrations(file, migrationsDir);
+  const db = new Database(file);
+  try {
+    if (extraSql) db.exec(extraSql);
+    return actualShape(db);
+  } finally {
+    db.close();
+  }
+}
+
+function drift(schema: string, shape: Shape): string[] {
+  const { shape: expected, unsupported } = expectedShape(getDmmf(schema));
+  return [...unsupported, ...diffShapes(expected, shape)];
+}
+
+describe("prisma/schema.prisma and prisma/migrations", () => {
+  it("agree", () => {
+    // On failure the message lists every disagreement: fix schema.prisma or add a migration.
+    expect(drift(schemaText, migratedShape(MIGRATIONS_DIR))).toEqual([]);
+  });
+});
+
+describe("the drift check itself", () => {
+  const migrated = migratedShape(MIGRATIONS_DIR);
+  const edit = (from: string | RegExp, to: string) => {
+    const next = schemaText.replace(from, to);
+    expect(next).not.toBe(schemaText);
+    return next;
+  };
+
+  it("sees every kind of schema change", () => {
+    let s = schemaText;
+    s = s.replace('@@map("topic_marks")', '@@map("topic_notes")');
+    s = s.replace('endReason String?   @map("end_reason")', 'endReason String?   @map("stop_reason")');
+    s = s.replace("  energy    Int\n", "  energy    Float\n");
+    s = s.replace("  agent     String\n", "  agent     String?\n");
+    s = s.replace('@default("study")', '@default("review")');
+    s = s.replace("Int?      @unique @map(\"live_slot\")", "Int?      @map(\"live_slot\")");
+    s = s.replace("  @@index([topic])\n", "  @@index([topic, status])\n");
+    s = s.replace("onDelete: SetNull", "onDelete: Cascade");
+    s = s.replace("  summary       String?\n", "  summary       String?\n  mood          String?\n");
+    expect(drift(s, migrated)).toEqual([
+      "foreign key parked_items(session_id) -> study_sessions(id): ON DELETE CASCADE ON UPDATE CASCADE in schema.prisma, ON DELETE SET NULL ON UPDATE CASCADE in the migrations",
+      "column study_sessions.agent: optional in schema.prisma, NOT NULL in the migrations",
+      "column study_sessions.end_reason: in the migrations, missing from schema.prisma",
+      "column study_sessions.energy: type REAL in schema.prisma, INTEGER in the migrations",
+      "column study_sessions.mood: in schema.prisma, missing from the migrations",
+      "column study_sessions.purpose: default 'review' in schema.prisma, 'study' in the migrations",
+      "column study_sessions.stop_reason: in schema.prisma, missing from the migrations",
+      "index study_sessions_live_slot_key on study_sessions: UNIQUE (live_slot) in the migrations, missing from schema.prisma",
+      "index study_sessions_topic_idx on study_sessions: (topic) in the migrations, missing from schema.prisma",
+      "index study_sessions_topic_status_idx on study_sessions: (topic, status) in schema.prisma, missing from the migrations",
+      "table topic_marks: created by the migrations, not in schema.prisma",
+      "table topic_notes: in schema.prisma, not created by the migrations",
+    ]);
+  });
+
+  it("sees primary key, uniqueness and relation changes", () => {
+    const s = edit(
+      "model TopicMark {\n  id        String       @id",
+      "model TopicMark {\n  id        String       @unique",
+    ).replace('  @@map("topic_marks")', '  @@id([sessionId, topic])\n  @@map("topic_marks")');
+    expect(drift(s, migrated)).toEqual([
+      "table topic_marks: primary key (session_id, topic) in schema.prisma, (id) in the migrations",
+      "index topic_marks_id_key on topic_marks: UNIQUE (id) in schema.prisma, missing from the migrations",
+    ]);
+    const noRelation = edit(
+      "  session   StudySession @relation(fields: [sessionId], references: [id], onDelete: Cascade)\n",
+      "",
+    ).replace("  topicMarks  TopicMark[]\n", "");
+    expect(drift(noRelation, migrated)).toEqual([
+      "foreign key topic_marks(session_id) -> study_sessions(id): in the migrations, missing from schema.prisma",
+    ]);
+  });
+
+  it("sees changes made by a migration", () => {
+    const shape = migratedShape(
+      MIGRATIONS_DIR,
+      `DROP INDEX "parked_items_status_idx";
+       CREATE UNIQUE INDEX "parked_items_status_idx" ON "parked_items"("status");
+       ALTER TABLE "topic_marks" ADD COLUMN "weight" REAL NOT NULL DEFAULT 1;
+       CREATE TABLE "stray" ("id" TEXT NOT NULL PRIMARY KEY);`,
+    );
+    expect(drift(schemaText, shape)).toEqual([
+      "index parked_items_status_idx on parked_items: (status) in schema.prisma, UNIQUE (status) in the migrations",
+      "table stray: created by the migrations, not in schema.prisma",
+      "column topic_marks.weight: in the migrations, missing from schema.prisma",
+    ]);
+  });
+
+  it("reports what it cannot check instead of passing silently", () => {
+    const s = edit("  note      String?\n", "  note      String?\n  tags      Json?\n");
+    expect(drift(s, migrated)).toContain("TopicMark.tags: type Json is not handled by this test");
+  });
+
+  it("rejects an invalid schema with Prisma's own error", () => {
+    expect(() => getDmmf(schemaText.replace("energy    Int", "energy    Integer"))).toThrow(/Type "Integer" is neither a built-in type/);
+  });
+});

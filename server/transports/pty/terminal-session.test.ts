@@ -1,0 +1,307 @@
+// TerminalSession against real node-pty processes (the test tutor, bash): viewers, replay, resume,
+// input, resize policy, exit, kill, spawn errors. No mocks.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PtySpawnError } from "./pty-process.ts";
+import { TerminalSession, TerminalSessionLimits } from "./terminal-session.ts";
+import { delay, gapsAndDuplicates, PROMPT, TestViewer, tutorOptions, type AckMode } from "./test-support.ts";
+
+const sessions: TerminalSession[] = [];
+const viewers: TestViewer[] = [];
+
+afterEach(() => {
+  for (const viewer of viewers.splice(0)) viewer.dispose();
+  for (const session of sessions.splice(0)) session.dispose();
+});
+
+function startTutor(extra: Parameters<typeof tutorOptions>[0] = {}): TerminalSession {
+  const session = TerminalSession.start(tutorOptions(extra));
+  sessions.push(session);
+  return session;
+}
+
+function viewer(session: TerminalSession, id: string, ackMode: AckMode = "parse"): TestViewer {
+  const v = new TestViewer(id, session, ackMode);
+  viewers.push(v);
+  return v;
+}
+
+/** Running means neither gone nor a zombie waiting for its new parent to reap it (Linux /proc). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function exited(session: TerminalSession): Promise<{ exitCode: number; signal?: number }> {
+  return new Promise((resolve) => session.onExit(resolve));
+}
+
+describe("TerminalSession", () => {
+  it("sends the same output to two viewers, and input from either reaches the agent", async () => {
+    const session = startTutor({ env: { STUDYLOOP_TEST_VALUE: "forty-two" } });
+    const laptop = viewer(session, "laptop");
+    const phone = viewer(session, "phone");
+    await laptop.attach();
+    await phone.attach();
+    expect(session.viewerCount).toBe(2);
+    await laptop.waitFor(PROMPT);
+    await phone.waitFor(PROMPT);
+
+    session.input("phone", "hello from the phone\r");
+    await laptop.waitFor("you said: hello from the phone");
+    await phone.waitFor("you said: hello from the phone");
+
+    const mark = laptop.position;
+    session.input("laptop", "env STUDYLOOP_TEST_VALUE\r");
+    await phone.waitFor("forty-two");
+    await laptop.waitFor(new RegExp(`forty-two\\r\\n${PROMPT}`), { from: mark });
+
+    // Both saw the same stream after their replay: the same seqs, contiguous.
+    const first = (v: TestViewer) => v.replays[0]!.seq + 1;
+    expect(gapsAndDuplicates(laptop.outputSeqs, first(laptop))).toEqual([]);
+    expect(gapsAndDuplicates(phone.outputSeqs, first(phone))).toEqual([]);
+    expect(laptop.outputSeqs.at(-1)).toBe(session.lastSeq);
+    expect(phone.outputSeqs.at(-1)).toBe(session.lastSeq);
+  });
+
+  it("gives a viewer attaching mid-stream one replay, then contiguous chunks, and the same screen", async () => {
+    const session = startTutor();
+    const first = viewer(session, "first");
+    await first.attach();
+    await first.waitFor(PROMPT);
+    session.input("first", "lines 60000\r");
+    await first.waitFor("line 2000\r\n");
+
+    // Attach several viewers while output is flowing: each gets exactly one replay first.
+    const late: TestViewer[] = [];
+    let queuedDuringSnapshot = 0;
+    for (let i = 0; i < 5; i++) {
+      const v = viewer(session, `late-${i}`);
+      late.push(v);
+      await v.attach();
+      expect(v.frames[0]?.type).toBe("replay");
+      queuedDuringSnapshot += v.outputSeqs.length; // chunks that arrived while its snapshot was taken
+      await delay(20);
+    }
+    const end = new RegExp(`line 60000\\r\\n${PROMPT}`);
+    await first.waitFor(end, { timeoutMs: 20_000 });
+    for (const v of late) await v.waitFor(end, { timeoutMs: 20_000 });
+
+    await first.flush();
+    const expectedScreen = first.screenLines();
+    expect(expectedScreen.at(-24)).toBeDefined();
+    for (const v of late) {
+      expect(v.replays).toHaveLength(1);
+      expect(gapsAndDuplicates(v.outputSeqs, v.replays[0]!.seq + 1)).toEqual([]);
+      await v.flush();
+      // Replay + chunks rebuilt exactly what a viewer that saw everything has (scrollback included).
+      expect(v.screenLines()).toEqual(expectedScreen);
+    }
+    // The attach handshake was exercised with output arriving during the snapshot at least once.
+    expect(queuedDuringSnapshot).toBeGreaterThan(0);
+  });
+
+  it("resumes from sinceSeq with only the missing chunks, and replays when they are gone", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    session.input("laptop", "lines 5\r");
+    await laptop.waitFor(`line 5\r\n${PROMPT}`);
+    const seen = laptop.lastSeq!;
+    session.detach("laptop");
+    expect(session.viewerCount).toBe(0);
+
+    // Output while it is away (a short network drop).
+    const watcher = viewer(session, "watcher");
+    await watcher.attach();
+    session.input("watcher", "lines 40\r");
+    await watcher.waitFor(`line 40\r\n${PROMPT}`);
+
+    const back = viewer(session, "laptop");
+    await back.attach({ sinceSeq: seen });
+    expect(back.replays).toHaveLength(0);
+    expect(back.outputSeqs[0]).toBe(seen + 1);
+    expect(back.outputSeqs.at(-1)).toBe(session.lastSeq);
+    expect(gapsAndDuplicates(back.outputSeqs, seen + 1)).toEqual([]);
+    expect(back.text()).toContain("line 40");
+    expect(back.text()).not.toContain(`${PROMPT}lines 5\r\n`); // seen before the drop
+
+    // Up to date already: nothing is sent, and it is live.
+    const current = viewer(session, "current");
+    await current.attach({ sinceSeq: session.lastSeq });
+    expect(current.frames).toEqual([]);
+    session.input("current", "ping\r");
+    await current.waitFor("you said: ping");
+
+    // A seq from the future (another server's numbers) gets a replay, not silence.
+    const confused = viewer(session, "confused");
+    await confused.attach({ sinceSeq: session.lastSeq + 1_000 });
+    expect(confused.frames[0]?.type).toBe("replay");
+
+    // More than the ring holds goes by: the chunks after `seen` are gone, so a replay instead.
+    const lines = Math.ceil(TerminalSessionLimits.REPLAY_BUFFER_CHARS / "line 100000\r\n".length) + 20_000;
+    session.input("watcher", `lines ${lines}\r`);
+    await watcher.waitFor(new RegExp(`line ${lines}\\r\\n${PROMPT}`), { timeoutMs: 20_000 });
+    const late = viewer(session, "late");
+    await late.attach({ sinceSeq: seen });
+    expect(late.frames[0]?.type).toBe("replay");
+    expect(late.replays[0]!.seq).toBe(session.lastSeq);
+  });
+
+  it("reports the exit code after the last output", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    const exit = exited(session);
+    session.input("laptop", "lines 3\rexit 7\r");
+    expect(await exit).toMatchObject({ exitCode: 7 });
+    expect(laptop.text()).toContain("line 3");
+    expect(session.exitStatus?.exitCode).toBe(7);
+    // A listener added after the exit still hears it; the screen can still be read.
+    expect(await exited(session)).toMatchObject({ exitCode: 7 });
+    expect(await session.snapshotTranscript()).toContain("line 3");
+    // Input after the exit is ignored rather than thrown.
+    session.input("laptop", "too late\r");
+  });
+
+  it("reports an exit that happens while output is paused", async () => {
+    const session = startTutor();
+    const silent = viewer(session, "silent", "never");
+    await silent.attach();
+    await silent.waitFor(PROMPT);
+    // About 130 K chars: past the high watermark (the silent viewer pauses output), then an exit.
+    // What the program wrote and we had not read when it exited may be lost (pty-process.ts, pause).
+    const exit = exited(session);
+    session.input("silent", "lines 11000\rexit 3\r");
+    expect(await exit).toMatchObject({ exitCode: 3 });
+    expect(await session.snapshotTranscript()).toContain("line 5000\r\n");
+  });
+
+  it("sizes the terminal for the device that typed last", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    const phone = viewer(session, "phone");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    session.resize("laptop", 120, 40);
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+    await phone.attach();
+    session.resize("phone", 50, 20);
+    // Nobody has typed yet: the last size reported wins.
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 50, rows: 20 });
+
+    let mark = laptop.position;
+    session.input("laptop", "size\r");
+    await laptop.waitFor("size 120x40", { from: mark });
+    expect(phone.frames.filter((f) => f.type === "resize").at(-1)).toMatchObject({ cols: 120, rows: 40 });
+
+    // The phone's size report alone does not take the terminal from the laptop's typist...
+    session.resize("phone", 45, 20);
+    expect(session.cols).toBe(120);
+    // ...typing does.
+    mark = phone.position;
+    session.input("phone", "size\r");
+    await phone.waitFor("size 45x20", { from: mark });
+
+    // The typist leaves: the other device's size applies.
+    session.detach("phone");
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+
+    // A replay after a resize carries the size it was taken at.
+    const late = viewer(session, "late");
+    await late.attach();
+    expect(late.replays[0]).toMatchObject({ cols: 120, rows: 40 });
+  });
+
+  it("shows a late viewer the full-screen program it joins", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    session.input("laptop", "fullscreen\r");
+    await laptop.waitFor("FULLSCREEN BOX");
+
+    const phone = viewer(session, "phone");
+    await phone.attach();
+    await phone.flush();
+    expect(phone.terminal!.buffer.active.type).toBe("alternate");
+    expect(phone.screenLines().join("\n")).toContain("FULLSCREEN BOX: press q to leave");
+
+    const mark = phone.position;
+    session.input("phone", "q");
+    await phone.waitFor(PROMPT, { from: mark });
+    await phone.flush();
+    expect(phone.terminal!.buffer.active.type).toBe("normal");
+    // The transcript has no modes in it and no alternate-screen switch left on.
+    expect(await session.snapshotTranscript()).not.toContain("\x1b[?1049h");
+  });
+
+  it("kills the whole process group", async () => {
+    const session = TerminalSession.start({
+      command: "bash",
+      args: ["-c", 'sleep 300 & echo "child=$!"; wait'],
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cols: 80,
+      rows: 24,
+    });
+    sessions.push(session);
+    const watcher = viewer(session, "watcher");
+    await watcher.attach();
+    await watcher.waitFor(/child=\d+/);
+    const child = Number(/child=(\d+)/.exec(watcher.text())![1]);
+    const exit = exited(session);
+    session.kill();
+    await exit;
+    const deadline = Date.now() + 5_000;
+    while (isRunning(child) && Date.now() < deadline) await delay(20);
+    expect(isRunning(child)).toBe(false);
+  });
+
+  it("refuses to start a program that cannot be started, with a plain sentence", () => {
+    const base = tutorOptions();
+    expect(() => TerminalSession.start({ ...base, command: "/nonexistent/agent" })).toThrow(PtySpawnError);
+    expect(() => TerminalSession.start({ ...base, command: "no-such-agent-studyloop" })).toThrow(
+      /Could not start no-such-agent-studyloop: no executable named no-such-agent-studyloop was found on PATH/,
+    );
+    expect(() => TerminalSession.start({ ...base, cwd: "/nonexistent/folder" })).toThrow(/does not exist/);
+    const notExecutable = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-pty-")), "notes.txt");
+    fs.writeFileSync(notExecutable, "not a program\n", { mode: 0o644 });
+    expect(() => TerminalSession.start({ ...base, command: notExecutable })).toThrow(/not executable/);
+    fs.rmSync(path.dirname(notExecutable), { recursive: true, force: true });
+  });
+
+  it("refuses to attach after dispose and ignores late calls", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    session.dispose();
+    expect(session.viewerCount).toBe(0);
+    await expect(laptop.attach()).rejects.toThrow(/Could not attach/);
+    session.input("laptop", "x");
+    session.ack("laptop", 10);
+    session.resize("laptop", 10, 10);
+  });
+
+  it("detaches a viewer whose send throws, and keeps serving the others", async () => {
+    const logged: string[] = [];
+    const session = TerminalSession.start({ ...tutorOptions(), log: (m) => logged.push(m) });
+    sessions.push(session);
+    const good = viewer(session, "good");
+    await good.attach();
+    await session.attach("broken", () => {
+      throw new Error("socket gone");
+    });
+    expect(session.viewerCount).toBe(1);
+    expect(logged.join("\n")).toMatch(/Viewer broken could not be sent/);
+    await good.waitFor(PROMPT);
+  });
+});

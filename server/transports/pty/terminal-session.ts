@@ -1,0 +1,423 @@
+// One agent in a pty, watched by any number of viewers: numbers every output chunk, keeps the mirror
+// and a bounded replay ring, attaches viewers with one replay (or a resume), applies flow control and
+// the resize policy. Composes PtyProcess, TerminalMirror and FlowController; knows nothing of sockets.
+import { FlowController } from "./flow-control.ts";
+import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
+import { clampTerminalSize, decideTerminalSize, type TerminalSize, type ViewerSizeFacts } from "./resize-policy.ts";
+import { TerminalMirror } from "./terminal-mirror.ts";
+
+/** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
+export type TerminalFrame =
+  /** Chunk number `seq` of the program's output. Numbers increase by one per chunk, from 1. */
+  | { type: "output"; seq: number; data: string }
+  /** The whole screen and scrollback as of chunk `seq` (0: before any output), taken at cols x rows. */
+  | { type: "replay"; seq: number; data: string; cols: number; rows: number }
+  /** The terminal was resized after chunk `seq`. */
+  | { type: "resize"; seq: number; cols: number; rows: number };
+
+export const TerminalSessionLimits = {
+  /**
+   * Chars of recent output kept so a viewer back from a short drop gets the chunks it missed instead of
+   * a full replay. Bounds the ring's memory (about 2 bytes a char); a longer absence gets a replay.
+   */
+  REPLAY_BUFFER_CHARS: 1_000_000,
+  /** Chunks kept in the ring at most, whatever their size: bounds per-chunk overhead when chunks are tiny. */
+  REPLAY_BUFFER_MAX_CHUNKS: 20_000,
+  /** Milliseconds between the SIGHUP of `kill()` and a SIGKILL if the program is still running. */
+  KILL_GRACE_MS: 3_000,
+} as const;
+
+export interface TerminalSessionOptions extends PtySpawnOptions {
+  /** Where a viewer whose `send` throws is reported (it is then detached). Defaults to console.error. */
+  log?: (message: string) => void;
+}
+
+/** What the session holds in memory for output right now (for tests, health and benchmarks). */
+export interface TerminalBufferStats {
+  /** Chars of output in the replay ring. */
+  replayBufferChars: number;
+  /** Chars written to the mirror and not yet parsed. */
+  mirrorPendingChars: number;
+  /** Chars sent (or queued) to viewers and not yet acknowledged, summed over viewers. */
+  viewerUnackedChars: number;
+  /** Output paused because a consumer is behind. */
+  paused: boolean;
+  /** Viewers currently stalled (see flow-control.ts). */
+  stalledViewers: string[];
+}
+
+type RingFrame = Extract<TerminalFrame, { type: "output" | "resize" }>;
+
+interface Viewer {
+  readonly id: string;
+  readonly send: (frame: TerminalFrame) => void;
+  /** `syncing`: a snapshot is being taken; frames produced meanwhile wait in `queued`. */
+  state: "syncing" | "live";
+  queued: RingFrame[];
+  /** Live output was skipped while it was stalled: resync it with a replay once it catches up. */
+  missedOutput: boolean;
+  size: TerminalSize | undefined;
+  typedAt: number | undefined;
+  sizedAt: number | undefined;
+}
+
+const MIRROR = "mirror";
+const viewerKey = (viewerId: string) => `viewer:${viewerId}`;
+
+export class TerminalSession {
+  readonly pid: number;
+  private readonly flow = new FlowController();
+  private readonly viewers = new Map<string, Viewer>();
+  private readonly ring: RingFrame[] = [];
+  private ringHead = 0;
+  private ringChars = 0;
+  /** A viewer can resume from `sinceSeq` only if sinceSeq >= this: nothing it needs was evicted. */
+  private resumeFloor = 0;
+  private seq = 0;
+  private size: TerminalSize;
+  /** Orders typing and size reports for the resize policy. */
+  private clock = 0;
+  private stallTimer: NodeJS.Timeout | undefined;
+  private stallTimerDue = 0;
+  private killTimer: NodeJS.Timeout | undefined;
+  private exit: PtyExit | undefined;
+  private disposed = false;
+  private readonly exitListeners = new Set<(e: PtyExit) => void>();
+  private readonly subscriptions: Disposable[];
+
+  private constructor(
+    private readonly pty: PtyProcess,
+    private readonly mirror: TerminalMirror,
+    size: TerminalSize,
+    private readonly log: (message: string) => void,
+  ) {
+    this.pid = pty.pid;
+    this.size = size;
+    this.flow.add(MIRROR, { stallable: false });
+    this.subscriptions = [
+      pty.onData((data) => this.handleOutput(data)),
+      pty.onExit((exit) => this.handleExit(exit)),
+    ];
+  }
+
+  /** Starts the program. Throws PtySpawnError (pty-process.ts) with a plain sentence if it cannot start. */
+  static start(opts: TerminalSessionOptions): TerminalSession {
+    const size = clampTerminalSize({ cols: opts.cols, rows: opts.rows });
+    const pty = PtyProcess.spawn({ ...opts, ...size });
+    return new TerminalSession(pty, new TerminalMirror(size.cols, size.rows), size, opts.log ?? console.error);
+  }
+
+  /** The number of the last output chunk (0 before any output). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  get viewerCount(): number {
+    return this.viewers.size;
+  }
+
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  /** Set once the program has exited. */
+  get exitStatus(): PtyExit | undefined {
+    return this.exit;
+  }
+
+  bufferStats(): TerminalBufferStats {
+    let viewerUnackedChars = 0;
+    const stalledViewers: string[] = [];
+    for (const id of this.viewers.keys()) {
+      viewerUnackedChars += this.flow.unackedChars(viewerKey(id));
+      if (this.flow.isStalled(viewerKey(id))) stalledViewers.push(id);
+    }
+    return {
+      replayBufferChars: this.ringChars,
+      mirrorPendingChars: this.mirror.pendingChars,
+      viewerUnackedChars,
+      paused: this.pty.paused,
+      stalledViewers,
+    };
+  }
+
+  /**
+   * Attaches (or re-attaches) a viewer. With `sinceSeq` and the ring still holding everything after it,
+   * the viewer gets just the frames it missed; otherwise one `replay` frame covering exactly chunks
+   * <= its seq, then every later chunk, with no gap and no duplicate. Resolves once the first frame is sent.
+   */
+  async attach(viewerId: string, send: (msg: TerminalFrame) => void, opts: { sinceSeq?: number } = {}): Promise<void> {
+    if (this.disposed) throw new Error(`Could not attach to the terminal of process ${this.pid}: it has been closed`);
+    this.detach(viewerId);
+    const viewer: Viewer = {
+      id: viewerId,
+      send,
+      state: "syncing",
+      queued: [],
+      missedOutput: false,
+      size: undefined,
+      typedAt: undefined,
+      sizedAt: undefined,
+    };
+    this.viewers.set(viewerId, viewer);
+    this.flow.add(viewerKey(viewerId));
+    const { sinceSeq } = opts;
+    if (sinceSeq !== undefined && this.canResumeFrom(sinceSeq)) {
+      viewer.state = "live";
+      for (let i = this.ringHead; i < this.ring.length; i++) {
+        const frame = this.ring[i]!;
+        if (frame.type === "output" ? frame.seq > sinceSeq : frame.seq >= sinceSeq) this.deliver(viewer, frame);
+      }
+      this.updateFlow();
+      return;
+    }
+    await this.sync(viewer);
+  }
+
+  detach(viewerId: string): void {
+    if (!this.viewers.delete(viewerId)) return;
+    this.flow.remove(viewerKey(viewerId));
+    this.applySizePolicy();
+    this.updateFlow();
+  }
+
+  /** Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). */
+  input(viewerId: string, data: string): void {
+    if (this.disposed || this.exit) return;
+    const viewer = this.viewers.get(viewerId);
+    if (viewer) {
+      viewer.typedAt = ++this.clock;
+      this.applySizePolicy();
+    }
+    this.pty.write(data);
+  }
+
+  /** Records the size of a viewer's screen; the terminal takes it if the resize policy says so. */
+  resize(viewerId: string, cols: number, rows: number): void {
+    const viewer = this.viewers.get(viewerId);
+    if (!viewer || this.disposed) return;
+    viewer.size = clampTerminalSize({ cols, rows });
+    viewer.sizedAt = ++this.clock;
+    this.applySizePolicy();
+  }
+
+  /** A viewer has parsed `chars` more chars of output/replay data. */
+  ack(viewerId: string, chars: number): void {
+    const viewer = this.viewers.get(viewerId);
+    if (!viewer || this.disposed) return;
+    this.flow.acked(viewerKey(viewerId), chars);
+    if (viewer.missedOutput && viewer.state === "live" && !this.flow.isStalled(viewerKey(viewerId))) {
+      // A stalled viewer caught up: what it missed is gone, so it gets a fresh snapshot.
+      void this.sync(viewer).catch((error: unknown) => {
+        if (!this.disposed) this.log(`Could not resync viewer ${viewerId}: ${String(error)}`);
+      });
+    }
+    this.updateFlow();
+  }
+
+  /** Fires once when the program exits (after its last output chunk), also if it already has. */
+  onExit(cb: (e: { exitCode: number; signal?: number }) => void): Disposable {
+    if (this.exit) {
+      const exit = this.exit;
+      let disposed = false;
+      queueMicrotask(() => {
+        if (!disposed) cb(exit);
+      });
+      return { dispose: () => (disposed = true) };
+    }
+    this.exitListeners.add(cb);
+    return { dispose: () => this.exitListeners.delete(cb) };
+  }
+
+  /** The screen and scrollback after all output so far, without terminal modes: for saved transcripts. */
+  async snapshotTranscript(): Promise<string> {
+    return (await this.mirror.snapshot({ excludeModes: true })).data;
+  }
+
+  /** SIGHUP to the program's process group, then SIGKILL after KILL_GRACE_MS if it is still running. */
+  kill(): void {
+    if (this.exit) return;
+    this.pty.kill("SIGHUP");
+    if (this.killTimer) return;
+    this.killTimer = setTimeout(() => {
+      this.killTimer = undefined;
+      this.pty.kill("SIGKILL");
+    }, TerminalSessionLimits.KILL_GRACE_MS);
+    this.killTimer.unref();
+  }
+
+  /** Detaches everyone and frees the mirror; kills the program if it is still running. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.viewers.clear();
+    this.exitListeners.clear();
+    this.clearStallTimer();
+    this.mirror.dispose();
+    this.ring.length = 0;
+    this.ringChars = 0;
+    if (this.exit) {
+      for (const subscription of this.subscriptions) subscription.dispose();
+      this.pty.dispose();
+    } else {
+      // Keep listening until it exits so the SIGKILL timer knows when to stand down.
+      this.pty.resume();
+      this.kill();
+    }
+  }
+
+  private handleOutput(data: string): void {
+    if (this.disposed) return;
+    const frame: RingFrame = { type: "output", seq: ++this.seq, data };
+    this.remember(frame);
+    this.flow.sent(MIRROR, data.length);
+    this.mirror.write(data, () => {
+      this.flow.acked(MIRROR, data.length);
+      this.updateFlow();
+    });
+    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+    this.updateFlow();
+  }
+
+  private handleExit(exit: PtyExit): void {
+    this.exit = exit;
+    if (this.killTimer) clearTimeout(this.killTimer);
+    this.killTimer = undefined;
+    this.clearStallTimer();
+    if (this.disposed) {
+      for (const subscription of this.subscriptions) subscription.dispose();
+      this.pty.dispose();
+      return;
+    }
+    const listeners = [...this.exitListeners];
+    this.exitListeners.clear();
+    for (const listener of listeners) listener(exit);
+  }
+
+  /** Sends a live frame to one viewer, or queues it while the viewer's snapshot is being taken. */
+  private deliver(viewer: Viewer, frame: RingFrame): void {
+    const key = viewerKey(viewer.id);
+    const chars = frame.type === "output" ? frame.data.length : 0;
+    if (viewer.state === "syncing") {
+      // Counted now: a viewer whose snapshot is slow still holds the pty back instead of the queue growing.
+      viewer.queued.push(frame);
+      this.flow.sent(key, chars);
+      return;
+    }
+    if (frame.type === "output" && this.flow.isStalled(key)) {
+      viewer.missedOutput = true;
+      return;
+    }
+    this.flow.sent(key, chars);
+    this.send(viewer, frame);
+  }
+
+  /** Replays the mirror to a viewer: one snapshot of exactly chunks <= seq, then what came meanwhile. */
+  private async sync(viewer: Viewer): Promise<void> {
+    viewer.state = "syncing";
+    viewer.queued = [];
+    viewer.missedOutput = false;
+    const seq = this.seq;
+    // Queued on the mirror behind chunk `seq` and taken before chunk seq + 1 is parsed (terminal-mirror.ts).
+    const snapshot = await this.mirror.snapshot();
+    if (this.viewers.get(viewer.id) !== viewer || viewer.state !== "syncing") return; // detached or replaced
+    viewer.state = "live";
+    const queued = viewer.queued;
+    viewer.queued = [];
+    this.flow.sent(viewerKey(viewer.id), snapshot.data.length);
+    this.send(viewer, { type: "replay", seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows });
+    for (const frame of queued) {
+      if (this.viewers.get(viewer.id) !== viewer) return;
+      this.send(viewer, frame);
+    }
+    this.updateFlow();
+  }
+
+  private send(viewer: Viewer, frame: TerminalFrame): void {
+    try {
+      viewer.send(frame);
+    } catch (error) {
+      this.log(`Viewer ${viewer.id} could not be sent terminal output and was detached: ${String(error)}`);
+      if (this.viewers.get(viewer.id) === viewer) this.detach(viewer.id);
+    }
+  }
+
+  private canResumeFrom(sinceSeq: number): boolean {
+    return Number.isInteger(sinceSeq) && sinceSeq >= this.resumeFloor && sinceSeq <= this.seq;
+  }
+
+  private remember(frame: RingFrame): void {
+    this.ring.push(frame);
+    if (frame.type === "output") this.ringChars += frame.data.length;
+    const limits = TerminalSessionLimits;
+    while (
+      this.ring.length - this.ringHead > 1 &&
+      (this.ringChars > limits.REPLAY_BUFFER_CHARS || this.ring.length - this.ringHead > limits.REPLAY_BUFFER_MAX_CHUNKS)
+    ) {
+      const evicted = this.ring[this.ringHead]!;
+      this.ringHead++;
+      if (evicted.type === "output") {
+        this.ringChars -= evicted.data.length;
+        this.resumeFloor = Math.max(this.resumeFloor, evicted.seq);
+      } else {
+        // A resize after chunk n is needed by a viewer that saw chunk n: it can no longer resume from n.
+        this.resumeFloor = Math.max(this.resumeFloor, evicted.seq + 1);
+      }
+    }
+    if (this.ringHead > 1_024 && this.ringHead * 2 > this.ring.length) {
+      this.ring.splice(0, this.ringHead);
+      this.ringHead = 0;
+    }
+  }
+
+  private applySizePolicy(): void {
+    if (this.disposed) return;
+    const facts: ViewerSizeFacts[] = [...this.viewers.values()].map((viewer) => ({
+      viewerId: viewer.id,
+      size: viewer.size,
+      typedAt: viewer.typedAt,
+      sizedAt: viewer.sizedAt,
+    }));
+    const next = decideTerminalSize(this.size, facts);
+    if (next.cols === this.size.cols && next.rows === this.size.rows) return;
+    this.size = next;
+    this.pty.resize(next.cols, next.rows);
+    this.mirror.resize(next.cols, next.rows);
+    const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows };
+    this.remember(frame);
+    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+  }
+
+  private updateFlow(): void {
+    if (this.disposed || this.exit) return;
+    if (!this.pty.paused && this.flow.shouldPause()) this.pty.pause();
+    else if (this.pty.paused && this.flow.shouldResume()) this.pty.resume();
+    this.scheduleStallCheck();
+  }
+
+  /** While paused nothing else happens: wake up when a silent viewer is due to be stalled. */
+  private scheduleStallCheck(): void {
+    const wait = this.pty.paused ? this.flow.msUntilNextStall() : undefined;
+    if (wait === undefined) {
+      this.clearStallTimer();
+      return;
+    }
+    const due = Date.now() + wait;
+    if (this.stallTimer && this.stallTimerDue <= due) return;
+    this.clearStallTimer();
+    this.stallTimerDue = due;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      this.updateFlow();
+    }, wait + 1);
+  }
+
+  private clearStallTimer(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+  }
+}
