@@ -42,3 +42,31 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+export const PARKED_TEXT_MAX_CHARS = 2_000;
+
+export const ParkSchema = z
+  .object({
+    text: z
+      .string({ error: "text is required: write the thought to park" })
+      .trim()
+      .min(1, "text is required: write the thought to park")
+      .max(PARKED_TEXT_MAX_CHARS, `text must be at most ${PARKED_TEXT_MAX_CHARS} characters`),
+  })
+  .strict();
+
+export const ParkingPatchSchema = z
+  .object({ status: z.enum(["pending", "resolved", "dismissed"], { error: 'status must be "pending", "resolved" or "dismissed"' }) })
+  .strict();
+
+export const TopicMarkSchema = z
+  .object({
+    topic: z
+      .string({ error: "topic is required" })
+      .trim()
+      .min(1, "topic is required")
+      .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`),
+    status: z.enum(["win", "struggling", "learning", "insight"], { error: 'status must be "win", "struggling", "learning" or "insight"' }),
+    note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).optional(),
+  })
+  .strict();

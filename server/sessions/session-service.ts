@@ -56,6 +56,8 @@ export interface SessionEvents {
 }
 
 const TICK_MS = 1_000;
+/** What node-pty's child prints when exec fails (the program is not runnable). */
+const EXEC_FAILED = /^execvp\(3\) failed\.:?(.*)$/m;
 
 export class SessionService extends EventEmitter<SessionEvents> {
   readonly instanceId = crypto.randomUUID();
@@ -269,6 +271,18 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return this.view(row ?? current.row);
   }
 
+  /**
+   * The open session a per-session token belongs to (the agent's `studyloop park` and `topic`).
+   * Refused when the token is unknown or its session has ended.
+   */
+  async sessionForToken(token: string): Promise<string> {
+    const row = await this.deps.db.studySession.findFirst({ where: { tokenHash: sha256(token) } });
+    if (!row) throw new ApiError(401, "This session token is not valid: run the command inside a StudyLoop session.");
+    const judged = row.endedAt ? null : await this.reconcileRow(row);
+    if (!judged || judged.row.endedAt) throw new ApiError(409, "The session this token belongs to has ended: nothing was written.");
+    return row.id;
+  }
+
   // ---- viewers -----------------------------------------------------------------------------------
 
   async attachViewer(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
@@ -357,8 +371,16 @@ export class SessionService extends EventEmitter<SessionEvents> {
       this.deps.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
     }
     if (how.reason !== "agent-exited") live.terminal.kill();
+    let reason = how.reason;
+    let detail: string | null = null;
+    const execFailure = how.reason === "agent-exited" && transcript ? EXEC_FAILED.exec(transcript) : null;
+    if (execFailure) {
+      // node-pty forks, then the exec fails in the child: the program never ran.
+      reason = "startup-failed";
+      detail = `the program could not be run (${execFailure[1]?.trim() || "exec failed"})`;
+    }
     const row = await this.store.byId(live.id);
-    const write: EndWrite = { reason: how.reason, endedAt: new Date(), exitCode: how.exitCode ?? null, transcript };
+    const write: EndWrite = { reason, endedAt: new Date(), exitCode: how.exitCode ?? null, detail, transcript };
     if (row && !(await this.store.end(row, write)) && transcript) {
       // Someone else ended it first (their reason stands); the transcript is still worth keeping.
       await this.store.checkpoint(live.id, transcript, new Date());

@@ -33,6 +33,17 @@ export class StudyLog {
     });
   }
 
+  async setParkedStatus(id: string, status: "pending" | "resolved" | "dismissed"): Promise<ParkedItem> {
+    const found = await this.db.parkedItem.findUnique({ where: { id } });
+    if (!found) throw new ApiError(404, "There is no such parked item: it may have been removed.");
+    const item = await this.db.parkedItem.update({
+      where: { id },
+      data: { status, resolvedAt: status === "pending" ? null : new Date() },
+    });
+    this.sessions.emit("changed");
+    return item;
+  }
+
   async mark(input: { topic: string; status: string; note?: string | null }, source: Source, sessionId?: string): Promise<TopicMark> {
     const target = sessionId ?? (await this.openSessionId());
     if (!target) throw new ApiError(409, "No study session is live: start one to mark topics in it.");

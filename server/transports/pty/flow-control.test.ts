@@ -5,10 +5,12 @@ import { FlowControl, FlowController } from "./flow-control.ts";
 const HIGH = FlowControl.HIGH_WATERMARK_CHARS;
 const LOW = FlowControl.LOW_WATERMARK_CHARS;
 const STALL = FlowControl.STALL_MS;
+const LAG = FlowControl.MAX_LAG_CHARS;
 
 type Step =
-  | { at?: number; add: string; stallable: boolean }
+  | { at?: number; mirror: true }
   | { at?: number; sent: string; chars: number }
+  | { at?: number; replay: string; chars: number }
   | { at?: number; acked: string; chars: number }
   | { at?: number; remove: string };
 
@@ -21,10 +23,14 @@ interface Case {
   resume: boolean;
   stalled?: string[];
   unacked?: Record<string, number>;
+  outstanding?: Record<string, number>;
   nextStallInMs?: number | undefined;
 }
 
+const mirror: Step = { at: 0, mirror: true };
+
 const cases: Case[] = [
+  // One consumer: VS Code's rule.
   { name: "no consumers: nothing to pause for", steps: [], pause: false, resume: true },
   {
     name: "below the low watermark: run",
@@ -39,14 +45,9 @@ const cases: Case[] = [
     pause: false,
     resume: false,
   },
+  { name: "exactly at the high watermark: not yet paused", steps: [{ sent: "laptop", chars: HIGH }], pause: false, resume: false },
   {
-    name: "exactly at the high watermark: not yet paused",
-    steps: [{ sent: "laptop", chars: HIGH }],
-    pause: false,
-    resume: false,
-  },
-  {
-    name: "one char above the high watermark: pause",
+    name: "one char above the high watermark: pause, and a stall is on its way",
     steps: [{ sent: "laptop", chars: HIGH + 1 }],
     pause: true,
     resume: false,
@@ -63,7 +64,7 @@ const cases: Case[] = [
     unacked: { laptop: LOW },
   },
   {
-    name: "acked below the low watermark: resume",
+    name: "acked below the low watermark: resume, no stall pending",
     steps: [
       { sent: "laptop", chars: HIGH + 1 },
       { acked: "laptop", chars: HIGH + 2 - LOW },
@@ -93,6 +94,7 @@ const cases: Case[] = [
     steps: [
       { sent: "laptop", chars: 100 },
       { sent: "laptop", chars: -50 },
+      { replay: "laptop", chars: Number.NaN },
       { acked: "laptop", chars: -50 },
       { acked: "laptop", chars: Number.NaN },
       { acked: "laptop", chars: 0 },
@@ -100,6 +102,7 @@ const cases: Case[] = [
     pause: false,
     resume: true,
     unacked: { laptop: 100 },
+    outstanding: { laptop: 100 },
   },
   {
     name: "ack for an unknown viewer is ignored and does not register it",
@@ -108,21 +111,71 @@ const cases: Case[] = [
     resume: true,
     unacked: { ghost: 0 },
   },
+
+  // The mirror (required): its backlog alone pauses, it never stalls.
   {
-    name: "the slowest counted viewer decides: one fast, one over high",
-    steps: [
-      { sent: "laptop", chars: 10 },
-      { sent: "phone", chars: HIGH + 1 },
-    ],
+    name: "the mirror behind pauses even when a viewer keeps up",
+    steps: [mirror, { sent: "mirror", chars: HIGH + 1 }, { sent: "laptop", chars: 10 }],
     pause: true,
     resume: false,
   },
   {
-    name: "a viewer over high just short of STALL_MS still holds the pause",
+    name: "the mirror in the band blocks resume",
+    steps: [mirror, { sent: "mirror", chars: LOW }, { sent: "laptop", chars: 10 }],
+    pause: false,
+    resume: false,
+  },
+  {
+    name: "the mirror holds the pause beyond STALL_MS: it is never stalled",
+    steps: [mirror, { sent: "mirror", chars: HIGH + 1 }],
+    checkAt: STALL * 10,
+    pause: true,
+    resume: false,
+    stalled: [],
+    nextStallInMs: undefined,
+  },
+  {
+    name: "only the mirror, caught up: run at its pace",
+    steps: [mirror, { sent: "mirror", chars: LOW - 1 }],
+    pause: false,
+    resume: true,
+  },
+
+  // Several viewers: output runs at the pace of the fastest counted viewer.
+  {
+    name: "one viewer behind, another keeping up: run",
+    steps: [mirror, { sent: "laptop", chars: 10 }, { sent: "phone", chars: HIGH + 1 }],
+    pause: false,
+    resume: true,
+  },
+  {
+    name: "every viewer behind: pause",
+    steps: [mirror, { sent: "laptop", chars: HIGH + 1 }, { sent: "phone", chars: HIGH + 1 }],
+    pause: true,
+    resume: false,
+  },
+  {
+    name: "paused with both behind: the first to catch up resumes it",
     steps: [
-      { at: 0, sent: "laptop", chars: 10 },
-      { at: 0, sent: "phone", chars: HIGH + 1 },
+      mirror,
+      { sent: "laptop", chars: HIGH + 1 },
+      { sent: "phone", chars: HIGH + 1 },
+      { acked: "laptop", chars: HIGH + 1 },
     ],
+    pause: false,
+    resume: true,
+  },
+  {
+    name: "both in the band: no resume yet",
+    steps: [mirror, { sent: "laptop", chars: LOW }, { sent: "phone", chars: LOW + 1 }],
+    pause: false,
+    resume: false,
+  },
+
+  // Stalls.
+  {
+    name: "the only viewer behind just short of STALL_MS still holds the pause",
+    steps: [mirror, { at: 0, sent: "phone", chars: HIGH + 1 }],
     checkAt: STALL - 1,
     pause: true,
     resume: false,
@@ -130,11 +183,8 @@ const cases: Case[] = [
     nextStallInMs: 1,
   },
   {
-    name: "a viewer over high for STALL_MS is stalled and no longer holds the pause",
-    steps: [
-      { at: 0, sent: "laptop", chars: 10 },
-      { at: 0, sent: "phone", chars: HIGH + 1 },
-    ],
+    name: "the only viewer behind for STALL_MS is stalled: output runs at the mirror's pace",
+    steps: [mirror, { at: 0, sent: "phone", chars: HIGH + 1 }],
     checkAt: STALL,
     pause: false,
     resume: true,
@@ -142,7 +192,7 @@ const cases: Case[] = [
     nextStallInMs: undefined,
   },
   {
-    name: "a slow viewer that hovers between low and high after going over is still stalled",
+    name: "a viewer that hovers between low and high after going behind is still stalled at STALL_MS",
     steps: [
       { at: 0, sent: "phone", chars: HIGH + 1 },
       { at: 500, acked: "phone", chars: 50_000 },
@@ -155,7 +205,23 @@ const cases: Case[] = [
     stalled: ["phone"],
   },
   {
-    name: "a stalled viewer that acks down below low rejoins (and counts again)",
+    name: "a viewer more than MAX_LAG_CHARS behind is stalled at once",
+    steps: [mirror, { at: 0, sent: "laptop", chars: 10 }, { at: 0, sent: "phone", chars: LAG + 1 }],
+    checkAt: 0,
+    pause: false,
+    resume: true,
+    stalled: ["phone"],
+  },
+  {
+    name: "a lagging viewer stays stalled while it acks part of its backlog",
+    steps: [{ at: 0, sent: "phone", chars: LAG + 1 }, { at: 0, acked: "phone", chars: LAG - HIGH }],
+    checkAt: 0,
+    pause: false,
+    resume: true,
+    stalled: ["phone"],
+  },
+  {
+    name: "a stalled viewer that acks below low is no longer stalled and counts again",
     steps: [
       { at: 0, sent: "phone", chars: HIGH + 1 },
       { at: STALL + 10, acked: "phone", chars: HIGH + 1 },
@@ -165,50 +231,6 @@ const cases: Case[] = [
     resume: false,
     stalled: [],
     nextStallInMs: STALL,
-  },
-  {
-    name: "a stalled viewer that acks only part of its backlog stays stalled",
-    steps: [
-      { at: 0, sent: "phone", chars: HIGH + 1 },
-      { at: STALL + 10, acked: "phone", chars: HIGH - LOW },
-    ],
-    pause: false,
-    resume: true,
-    stalled: ["phone"],
-  },
-  {
-    name: "a counted viewer in the band still blocks resume while a stalled one is ignored",
-    steps: [
-      { at: 0, sent: "phone", chars: HIGH + 1 },
-      { at: 0, sent: "laptop", chars: LOW + 1 },
-    ],
-    checkAt: STALL,
-    pause: false,
-    resume: false,
-    stalled: ["phone"],
-  },
-  {
-    name: "the mirror (not stallable) holds the pause beyond STALL_MS",
-    steps: [
-      { at: 0, add: "mirror", stallable: false },
-      { at: 0, sent: "mirror", chars: HIGH + 1 },
-    ],
-    checkAt: STALL * 10,
-    pause: true,
-    resume: false,
-    stalled: [],
-    nextStallInMs: undefined,
-  },
-  {
-    name: "removing the viewer that held the pause releases it",
-    steps: [
-      { sent: "laptop", chars: 10 },
-      { sent: "phone", chars: HIGH + 1 },
-      { remove: "phone" },
-    ],
-    pause: false,
-    resume: true,
-    unacked: { phone: 0, laptop: 10 },
   },
   {
     name: "the earliest of two viewers on their way to a stall is reported",
@@ -221,20 +243,55 @@ const cases: Case[] = [
     resume: false,
     nextStallInMs: STALL - 1_000,
   },
+  {
+    name: "removing the only viewer that held the pause releases it",
+    steps: [mirror, { sent: "phone", chars: HIGH + 1 }, { remove: "phone" }],
+    pause: false,
+    resume: true,
+    unacked: { phone: 0 },
+  },
+
+  // Replays are owed, not counted.
+  {
+    name: "a replay larger than the lag limit neither pauses nor stalls",
+    steps: [mirror, { replay: "phone", chars: LAG * 3 }],
+    pause: false,
+    resume: true,
+    stalled: [],
+    unacked: { phone: 0 },
+    outstanding: { phone: LAG * 3 },
+  },
+  {
+    name: "acks pay the replay first: live output behind it stays unacknowledged",
+    steps: [{ replay: "phone", chars: 1_000_000 }, { sent: "phone", chars: HIGH + 1 }, { acked: "phone", chars: 1_000_000 }],
+    pause: true,
+    resume: false,
+    unacked: { phone: HIGH + 1 },
+    outstanding: { phone: HIGH + 1 },
+  },
+  {
+    name: "acks beyond the replay pay live output",
+    steps: [{ replay: "phone", chars: 1_000 }, { sent: "phone", chars: 3_000 }, { acked: "phone", chars: 2_500 }],
+    pause: false,
+    resume: true,
+    unacked: { phone: 1_500 },
+    outstanding: { phone: 1_500 },
+  },
 ];
 
 describe("FlowControl constants", () => {
   it("keeps its invariants", () => {
     expect(FlowControl.LOW_WATERMARK_CHARS).toBeLessThan(FlowControl.HIGH_WATERMARK_CHARS);
     expect(FlowControl.ACK_EVERY_CHARS).toBeLessThanOrEqual(FlowControl.LOW_WATERMARK_CHARS);
+    expect(FlowControl.MAX_LAG_CHARS).toBeGreaterThan(FlowControl.HIGH_WATERMARK_CHARS);
     expect(FlowControl.HIGH_WATERMARK_CHARS).toBeLessThan(50_000_000); // xterm's discard limit
     expect(FlowControl.STALL_MS).toBeGreaterThan(0);
   });
 
-  it("refuses limits whose low watermark is above the high one", () => {
-    expect(
-      () => new FlowController(() => 0, { HIGH_WATERMARK_CHARS: 10, LOW_WATERMARK_CHARS: 20, STALL_MS: 1 }),
-    ).toThrow(/low watermark/);
+  it("refuses inconsistent limits", () => {
+    const limits = { HIGH_WATERMARK_CHARS: 10, LOW_WATERMARK_CHARS: 5, STALL_MS: 1, MAX_LAG_CHARS: 100 };
+    expect(() => new FlowController(() => 0, { ...limits, LOW_WATERMARK_CHARS: 20 })).toThrow(/low watermark/);
+    expect(() => new FlowController(() => 0, { ...limits, MAX_LAG_CHARS: 5 })).toThrow(/lag limit/);
   });
 });
 
@@ -244,8 +301,9 @@ describe("FlowController", () => {
     const flow = new FlowController(() => now);
     for (const step of c.steps) {
       now = step.at ?? now;
-      if ("add" in step) flow.add(step.add, { stallable: step.stallable });
+      if ("mirror" in step) flow.add("mirror", { required: true });
       else if ("sent" in step) flow.sent(step.sent, step.chars);
+      else if ("replay" in step) flow.sentReplay(step.replay, step.chars);
       else if ("acked" in step) flow.acked(step.acked, step.chars);
       else flow.remove(step.remove);
     }
@@ -257,29 +315,33 @@ describe("FlowController", () => {
       expect(ids).toEqual(c.stalled);
     }
     for (const [id, chars] of Object.entries(c.unacked ?? {})) expect(flow.unackedChars(id)).toBe(chars);
+    for (const [id, chars] of Object.entries(c.outstanding ?? {})) expect(flow.outstandingChars(id)).toBe(chars);
     if ("nextStallInMs" in c) expect(flow.msUntilNextStall()).toBe(c.nextStallInMs);
   });
 
-  it("never pauses and resumes at once", () => {
+  it("never says pause and resume at once", () => {
     let now = 0;
     const flow = new FlowController(() => now);
-    for (let chars = 0; chars <= HIGH + 10; chars += 997) {
-      flow.sent("v", 997);
+    flow.add("mirror", { required: true });
+    for (let step = 0; step < 400; step++) {
+      flow.sent(step % 3 === 0 ? "mirror" : step % 3 === 1 ? "laptop" : "phone", 997 * (step % 7));
+      if (step % 5 === 0) flow.acked("laptop", 4_000);
       expect(flow.shouldPause() && flow.shouldResume()).toBe(false);
-      now += 1;
+      now += 13;
     }
   });
 
   it("sums what is outstanding across consumers", () => {
     const flow = new FlowController(() => 0);
-    flow.add("mirror", { stallable: false });
+    flow.add("mirror", { required: true });
     flow.sent("mirror", 300);
     flow.sent("laptop", 200);
-    flow.acked("laptop", 50);
-    expect(flow.totalUnackedChars).toBe(450);
+    flow.sentReplay("laptop", 1_000);
+    flow.acked("laptop", 1_050);
+    expect(flow.totalOutstandingChars).toBe(450);
     expect(flow.has("laptop")).toBe(true);
     flow.remove("laptop");
     expect(flow.has("laptop")).toBe(false);
-    expect(flow.totalUnackedChars).toBe(300);
+    expect(flow.totalOutstandingChars).toBe(300);
   });
 });

@@ -38,7 +38,7 @@ export interface TerminalBufferStats {
   replayBufferChars: number;
   /** Chars written to the mirror and not yet parsed. */
   mirrorPendingChars: number;
-  /** Chars sent (or queued) to viewers and not yet acknowledged, summed over viewers. */
+  /** Chars sent (or queued) to viewers and not yet acknowledged, replays included, summed over viewers. */
   viewerUnackedChars: number;
   /** Output paused because a consumer is behind. */
   paused: boolean;
@@ -93,7 +93,7 @@ export class TerminalSession {
   ) {
     this.pid = pty.pid;
     this.size = size;
-    this.flow.add(MIRROR, { stallable: false });
+    this.flow.add(MIRROR, { required: true });
     this.subscriptions = [
       pty.onData((data) => this.handleOutput(data)),
       pty.onExit((exit) => this.handleExit(exit)),
@@ -133,7 +133,7 @@ export class TerminalSession {
     let viewerUnackedChars = 0;
     const stalledViewers: string[] = [];
     for (const id of this.viewers.keys()) {
-      viewerUnackedChars += this.flow.unackedChars(viewerKey(id));
+      viewerUnackedChars += this.flow.outstandingChars(viewerKey(id));
       if (this.flow.isStalled(viewerKey(id))) stalledViewers.push(id);
     }
     return {
@@ -328,7 +328,7 @@ export class TerminalSession {
     viewer.state = "live";
     const queued = viewer.queued;
     viewer.queued = [];
-    this.flow.sent(viewerKey(viewer.id), snapshot.data.length);
+    this.flow.sentReplay(viewerKey(viewer.id), snapshot.data.length);
     this.send(viewer, { type: "replay", seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows });
     for (const frame of queued) {
       if (this.viewers.get(viewer.id) !== viewer) return;

@@ -1,0 +1,15 @@
+import { getRuntime } from "@/server/runtime";
+import { handle, json, readJson } from "@/server/api/route-helpers";
+import { TopicMarkSchema, parseBody } from "@/server/api/schemas";
+import { writerOf } from "@/server/api/auth";
+
+export const dynamic = "force-dynamic";
+
+export function POST(request: Request) {
+  return handle(async () => {
+    const runtime = getRuntime();
+    const writer = await writerOf(request, runtime);
+    const mark = parseBody(TopicMarkSchema, await readJson(request));
+    return json({ mark: await runtime.study.mark(mark, writer.source, writer.sessionId) }, 201);
+  });
+}
