@@ -33,14 +33,11 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   const host = (parsed.options.host as string | undefined) ?? DEFAULT_HOST;
   const dev = parsed.options.dev === true;
   const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
-  ensureWritableDir(dataDir);
   const settings = loadSettings();
-
-  if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) {
-    // A busy port should fail now, not after a minute of building.
-    await assertPortFree(host, port);
-    buildApp();
-  }
+  // A busy port fails now, before the data directory is touched or a minute is spent building.
+  if (port !== 0) await assertPortFree(host, port);
+  ensureWritableDir(dataDir);
+  if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) buildApp();
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
@@ -50,7 +47,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     running = await serve({ dataDir, host, port, dev, settings });
   } catch (error) {
     if (error instanceof ListenError) throw new UsageError(error.message);
-    if (error instanceof MigrationError) throw new UsageError(error.learnerMessage);
+    if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n  (${error.message})`);
     throw error;
   }
   console.log(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
@@ -91,9 +88,12 @@ export function ensureWritableDir(dir: string): void {
 function assertPortFree(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new UsageError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`) : error),
-    );
+    probe.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") reject(new UsageError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`));
+      else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") reject(new UsageError(`Cannot listen on ${host}: this machine has no such address. Use --host 127.0.0.1.`));
+      else if (error.code === "EACCES") reject(new UsageError(`Not allowed to listen on port ${port}: choose a port above 1023 with --port.`));
+      else reject(error);
+    });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }

@@ -133,7 +133,7 @@ function plan(records: MigrationRow[], local: LocalMigration[]) {
         `are NULL in _prisma_migrations), so the schema may be half-applied. Inspect the database, ` +
         `then run \`prisma migrate resolve --rolled-back <name>\` (after undoing its partial changes) ` +
         `or \`--applied <name>\` (if it did complete), or restore a backup.`,
-      "A database update from an earlier start did not finish, so StudyLoop stopped to protect your data; restore your data folder from a backup or ask for help with the details printed below.",
+      "A database update from an earlier start did not finish, so StudyLoop stopped to protect your data; restore your data folder from a backup, or ask for help before starting StudyLoop again.",
     );
   }
 
@@ -199,7 +199,7 @@ export function applyMigrations(
           new MigrationError(
             "apply-failed",
             `Migration ${m.name} failed and was rolled back: ${detail}`,
-            "StudyLoop could not update its database and left it exactly as it was; please report this problem, including the details printed below.",
+            "StudyLoop could not update its database and left it exactly as it was; please report this problem to the StudyLoop maintainers.",
             { cause },
           );
         let violations: unknown[];

@@ -181,6 +181,8 @@ export class PtyProcess {
   }
 
   private handleData(data: string): void {
+    // Chunks stay within MAX_CHARS (unless one read alone is larger: Node reads at most 64 KB).
+    if (this.batch.length + data.length > PtyBatching.MAX_CHARS) this.flushBatch();
     this.batch += data;
     if (this.batch.length >= PtyBatching.MAX_CHARS) {
       this.flushBatch();

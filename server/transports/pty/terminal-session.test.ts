@@ -266,6 +266,72 @@ describe("TerminalSession", () => {
     expect(isRunning(child)).toBe(false);
   });
 
+  it("escalates to SIGKILL when the program ignores SIGHUP", async () => {
+    const session = TerminalSession.start({
+      command: "bash",
+      args: ["-c", "trap '' HUP; echo ready; while :; do sleep 1; done"],
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cols: 80,
+      rows: 24,
+    });
+    sessions.push(session);
+    const watcher = viewer(session, "watcher");
+    await watcher.attach();
+    await watcher.waitFor("ready");
+    const exit = exited(session);
+    const killedAt = Date.now();
+    session.kill();
+    expect(await exit).toMatchObject({ signal: 9 });
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(TerminalSessionLimits.KILL_GRACE_MS - 100);
+  }, 20_000);
+
+  it("stops sending to a viewer that falls too far behind, then resyncs it with one replay", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    const phone = viewer(session, "phone", "manual");
+    await laptop.attach();
+    await phone.attach();
+    await laptop.waitFor(PROMPT);
+    phone.ackPending();
+
+    // ~1.3 M chars: more than the phone may lag (MAX_LAG_CHARS) while the laptop keeps output flowing.
+    session.input("laptop", "lines 110000\r");
+    await laptop.waitFor(new RegExp(`line 110000\\r\\n${PROMPT}`), { timeoutMs: 20_000 });
+    expect(session.bufferStats().stalledViewers).toEqual(["phone"]);
+    expect(phone.text()).not.toContain("line 110000");
+    const outputsBeforeCatchUp = phone.outputSeqs.length;
+
+    // The phone catches up on what it was sent: it gets one fresh snapshot of the current screen...
+    phone.ackPending();
+    await phone.waitFor(`line 110000\r\n${PROMPT}`);
+    expect(phone.replays).toHaveLength(2);
+    expect(phone.replays[1]!.seq).toBe(session.lastSeq);
+    expect(phone.outputSeqs.length).toBe(outputsBeforeCatchUp);
+    expect(session.bufferStats().stalledViewers).toEqual([]);
+
+    // ...and is live again, contiguous from the snapshot.
+    phone.ackPending();
+    session.input("phone", "back online\r");
+    await phone.waitFor("you said: back online");
+    expect(gapsAndDuplicates(phone.outputSeqs.slice(outputsBeforeCatchUp), phone.replays[1]!.seq + 1)).toEqual([]);
+  }, 30_000);
+
+  it("keeps a viewer's size and typing order when it re-attaches", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    const phone = viewer(session, "phone");
+    await laptop.attach();
+    await phone.attach();
+    session.resize("laptop", 120, 40);
+    session.resize("phone", 50, 20);
+    session.input("laptop", "\r");
+    expect(session.cols).toBe(120);
+    await laptop.attach({ sinceSeq: laptop.lastSeq });
+    session.resize("phone", 60, 20); // the phone re-reports; the laptop is still the last typist
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+  });
+
   it("refuses to start a program that cannot be started, with a plain sentence", () => {
     const base = tutorOptions();
     expect(() => TerminalSession.start({ ...base, command: "/nonexistent/agent" })).toThrow(PtySpawnError);

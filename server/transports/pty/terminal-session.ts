@@ -68,7 +68,8 @@ export class TerminalSession {
   readonly pid: number;
   private readonly flow = new FlowController();
   private readonly viewers = new Map<string, Viewer>();
-  private readonly ring: RingFrame[] = [];
+  /** Recent frames from `ringHead` on; slots before it are cleared (evicted) until the array is compacted. */
+  private readonly ring: (RingFrame | undefined)[] = [];
   private ringHead = 0;
   private ringChars = 0;
   /** A viewer can resume from `sinceSeq` only if sinceSeq >= this: nothing it needs was evicted. */
@@ -152,16 +153,18 @@ export class TerminalSession {
    */
   async attach(viewerId: string, send: (msg: TerminalFrame) => void, opts: { sinceSeq?: number } = {}): Promise<void> {
     if (this.disposed) throw new Error(`Could not attach to the terminal of process ${this.pid}: it has been closed`);
-    this.detach(viewerId);
+    // Re-attaching replaces the viewer's stream (and its flow count) but keeps what the resize policy knows.
+    const previous = this.viewers.get(viewerId);
+    this.flow.remove(viewerKey(viewerId));
     const viewer: Viewer = {
       id: viewerId,
       send,
       state: "syncing",
       queued: [],
       missedOutput: false,
-      size: undefined,
-      typedAt: undefined,
-      sizedAt: undefined,
+      size: previous?.size,
+      typedAt: previous?.typedAt,
+      sizedAt: previous?.sizedAt,
     };
     this.viewers.set(viewerId, viewer);
     this.flow.add(viewerKey(viewerId));
@@ -259,6 +262,7 @@ export class TerminalSession {
     this.clearStallTimer();
     this.mirror.dispose();
     this.ring.length = 0;
+    this.ringHead = 0;
     this.ringChars = 0;
     if (this.exit) {
       for (const subscription of this.subscriptions) subscription.dispose();
@@ -359,6 +363,7 @@ export class TerminalSession {
       (this.ringChars > limits.REPLAY_BUFFER_CHARS || this.ring.length - this.ringHead > limits.REPLAY_BUFFER_MAX_CHUNKS)
     ) {
       const evicted = this.ring[this.ringHead]!;
+      this.ring[this.ringHead] = undefined; // release the chunk now, not at the next compaction
       this.ringHead++;
       if (evicted.type === "output") {
         this.ringChars -= evicted.data.length;

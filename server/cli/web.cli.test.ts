@@ -1,0 +1,101 @@
+// `studyloop web` as a learner runs it: a real process, real ports, real files.
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../config/paths.ts";
+import { applyMigrations } from "../db/migrate.ts";
+
+const BIN = path.join(PROJECT_ROOT, "bin", "studyloop.js");
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-cli-"));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000, env: { ...process.env, STUDYLOOP_DATA_DIR: "" } });
+}
+
+describe("studyloop", () => {
+  it("--help lists the commands and web --help every option", () => {
+    const top = run(["--help"]);
+    expect(top.status).toBe(0);
+    expect(top.stdout).toContain("web");
+    const web = run(["web", "--help"]);
+    expect(web.status).toBe(0);
+    for (const option of ["--port", "--host", "--data-dir", "--dev"]) expect(web.stdout).toContain(option);
+  });
+
+  it.each([
+    [["web", "--bogus"], /^studyloop: Unknown option --bogus/],
+    [["web", "--port", "http"], /^studyloop: --port must be a whole number/],
+    [["web", "--port", "99999"], /^studyloop: --port must be from 1 to 65535/],
+    [["fly"], /^studyloop: Unknown command "fly"/],
+  ])("%j exits 2 with one sentence", (args, message) => {
+    const dir = tempDir();
+    const result = run([...args, "--data-dir", dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("refuses a data directory it cannot write, writing nothing", () => {
+    const file = path.join(tempDir(), "a-file");
+    fs.writeFileSync(file, "");
+    const result = run(["web", "--port", "0", "--data-dir", path.join(file, "data")]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/The data directory .* cannot be written to/);
+  });
+
+  it("refuses a port already in use, naming it, and writes nothing", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => blocker.close());
+    const port = (blocker.address() as net.AddressInfo).port;
+    const dir = path.join(tempDir(), "data");
+    const result = await runAsync(["web", "--port", String(port), "--data-dir", dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it("refuses a database written by a newer StudyLoop and leaves it untouched", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "studyloop.db");
+    applyMigrations(file);
+    const db = new Database(file);
+    db.prepare(
+      "INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)",
+    ).run(crypto.randomUUID(), "0".repeat(64), Date.now(), "29991231000000_from_the_future", Date.now());
+    db.close();
+    const before = fs.readFileSync(file);
+    const result = await runAsync(["web", "--port", "0", "--data-dir", dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/newer/i);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+});
+
+/** Async, so a server in this process (the port blocker) keeps answering while the CLI runs. */
+function runAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, STUDYLOOP_DATA_DIR: "" } });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("exit", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stderr });
+    });
+  });
+}

@@ -1,0 +1,115 @@
+// PtyProcess against real programs: batching, pause with input still flowing, exit, kill, spawn errors.
+import { afterEach, describe, expect, it } from "vitest";
+import { PtyBatching, PtyProcess, PtySpawnError, type PtyExit } from "./pty-process.ts";
+import { delay, PROMPT, tutorOptions } from "./test-support.ts";
+
+const processes: PtyProcess[] = [];
+
+afterEach(() => {
+  for (const p of processes.splice(0)) {
+    p.kill("SIGKILL");
+    p.dispose();
+  }
+});
+
+function spawnTutor(): { pty: PtyProcess; chunks: string[]; text: () => string; exit: Promise<PtyExit> } {
+  const pty = PtyProcess.spawn(tutorOptions());
+  processes.push(pty);
+  const chunks: string[] = [];
+  pty.onData((data) => chunks.push(data));
+  const exit = new Promise<PtyExit>((resolve) => pty.onExit(resolve));
+  return { pty, chunks, text: () => chunks.join(""), exit };
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("Timed out waiting for the pty");
+    await delay(5);
+  }
+}
+
+describe("PtyProcess", () => {
+  it("coalesces output into chunks no larger than the batch limit", async () => {
+    const { pty, chunks, text } = spawnTutor();
+    await until(() => text().includes(PROMPT));
+    const before = chunks.length;
+    pty.write("lines 20000\r"); // ~230 K chars written by the program in 16 K pieces
+    await until(() => text().includes(`line 20000\r\n${PROMPT}`));
+    const batches = chunks.slice(before);
+    expect(Math.max(...batches.map((c) => c.length))).toBeLessThanOrEqual(PtyBatching.MAX_CHARS);
+    // Far fewer chunks than the ~60 reads of 4 K the kernel hands over.
+    expect(batches.length).toBeLessThan(40);
+  });
+
+  it("writes input while output is paused, and stops emitting until resumed", async () => {
+    const { pty, text, exit } = spawnTutor();
+    await until(() => text().includes(PROMPT));
+    pty.pause();
+    expect(pty.paused).toBe(true);
+    const seen = text().length;
+    pty.write("lines 3\r");
+    await delay(300);
+    expect(text().length).toBe(seen);
+    pty.resume();
+    await until(() => text().includes("line 3\r\n"));
+    pty.pause();
+    pty.write("exit 4\r"); // reaches the program although nobody reads its output
+    expect(await exit).toEqual({ exitCode: 4 });
+    expect(pty.exited).toBe(true);
+    pty.write("ignored after exit");
+    pty.resize(100, 30);
+  });
+
+  it("tells a listener added after the exit, once", async () => {
+    const { pty, exit } = spawnTutor();
+    pty.write("exit 9\r");
+    await exit;
+    const heard: PtyExit[] = [];
+    pty.onExit((e) => heard.push(e));
+    const silenced = pty.onExit((e) => heard.push(e));
+    silenced.dispose();
+    await delay(10);
+    expect(heard).toEqual([{ exitCode: 9 }]);
+  });
+
+  it("kills with a signal and reports it", async () => {
+    const { pty, text, exit } = spawnTutor();
+    await until(() => text().includes(PROMPT));
+    pty.kill("SIGTERM");
+    expect(await exit).toMatchObject({ signal: 15 });
+    pty.kill(); // after the exit: never signals a group id that may have been reused
+  });
+
+  it("rejects an unknown signal name instead of swallowing it", async () => {
+    const { pty, text } = spawnTutor();
+    await until(() => text().includes(PROMPT));
+    expect(() => pty.kill("SIGNOPE")).toThrow();
+  });
+
+  it("names the problem when the program cannot be started", () => {
+    const base = tutorOptions();
+    expect(() => PtyProcess.spawn({ ...base, command: "" })).toThrow(/no command was given/);
+    expect(() => PtyProcess.spawn({ ...base, command: "./not-here" })).toThrow(PtySpawnError);
+    expect(() => PtyProcess.spawn({ ...base, command: "not-on-path", env: { PATH: "/nonexistent" } })).toThrow(
+      /no executable named not-on-path was found on PATH/,
+    );
+    expect(() => PtyProcess.spawn({ ...base, cwd: "/etc/passwd" })).toThrow(/is not a folder/);
+    try {
+      PtyProcess.spawn({ ...base, command: "/nonexistent/agent" });
+    } catch (error) {
+      expect(error).toBeInstanceOf(PtySpawnError);
+      expect((error as PtySpawnError).command).toBe("/nonexistent/agent");
+    }
+  });
+
+  it("finds a bare command on the PATH of the environment it is given", async () => {
+    const pty = PtyProcess.spawn({ ...tutorOptions(), command: "sh", args: ["-c", "echo from-sh"] });
+    processes.push(pty);
+    let text = "";
+    pty.onData((data) => (text += data));
+    const exit = new Promise<PtyExit>((resolve) => pty.onExit(resolve));
+    expect(await exit).toMatchObject({ exitCode: 0 });
+    expect(text).toContain("from-sh");
+  });
+});
