@@ -1,0 +1,30 @@
+// What an ACP session records: one numbered event per thing that happened, stored as it arrives.
+// Shared by the server (which stores and sends them) and the browser (which folds them into a chat).
+
+export type AcpEventKind =
+  | "user_message"
+  | "agent_message_chunk"
+  | "agent_thought_chunk"
+  | "tool_call"
+  | "tool_call_update"
+  | "plan"
+  | "permission_request"
+  | "permission_outcome"
+  | "turn_end"
+  | "notice";
+
+export interface AcpEventRecord {
+  readonly seq: number;
+  readonly kind: AcpEventKind;
+  readonly payload: Record<string, unknown>;
+  readonly at: string;
+}
+
+export const ACP_LIMITS = {
+  /** How long the agent has to answer initialize and session/new, in milliseconds. */
+  HANDSHAKE_TIMEOUT_MS: 15_000,
+  /** Longest learner message, in characters. */
+  PROMPT_MAX_CHARS: 16_000,
+  /** Characters of a non-protocol line quoted back to the learner. */
+  QUOTE_CHARS: 120,
+} as const;
