@@ -1,6 +1,8 @@
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     // Unit and integration tests live beside their source; e2e/ is Playwright's.
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "prisma/**/*.test.ts"],

@@ -1,6 +1,11 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import "./globals.css";
+import { HydrationMarker } from "./components/HydrationMarker";
+
+// Every page is rendered per request: the CSP's script nonce is new on each response, and Next can
+// only stamp it on the scripts of a page it renders then (server/security/headers.ts).
+export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
   title: "StudyLoop",
@@ -27,9 +32,11 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav aria-label="Main">
             <Link href="/">Dashboard</Link>
             <Link href="/study">Study</Link>
+            <Link href="/devices">Devices</Link>
           </nav>
         </header>
         <main className="page">{children}</main>
+        <HydrationMarker />
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getRuntime } from "@/server/runtime";
 import { LiveCard } from "./components/LiveCard";
+import { PairDevice } from "./components/PairDevice";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +42,7 @@ export default async function DashboardPage() {
           </ul>
         )}
       </section>
+      <PairDevice />
     </div>
   );
 }

@@ -4,12 +4,15 @@
 import type { AgentRegistry } from "./agents/agent-registry";
 import type { SessionService } from "./sessions/session-service";
 import type { StudyLog } from "./study/study-log";
+import type { AccessControl } from "./security/access-control";
 
 export interface Runtime {
   readonly dataDir: string;
   readonly sessions: SessionService;
   readonly agents: AgentRegistry;
   readonly study: StudyLog;
+  /** Paired devices and pairing links (LAN access, docs/security.md). */
+  readonly access: AccessControl;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

@@ -8,10 +8,12 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
   const [topic, setTopic] = useState("");
   const [energy, setEnergy] = useState(5);
   const [agent, setAgent] = useState(firstAvailable);
+  const [transport, setTransport] = useState<"pty" | "acp">("pty");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState(false);
   const chosen = agents.find((a) => a.name === agent);
+  const speaksAcp = chosen?.transports.includes("acp") ?? false;
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -22,7 +24,7 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
       const res = await fetch("/api/session/start", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ topic, energy, agent, transport: "pty" }),
+        body: JSON.stringify({ topic, energy, agent, transport: speaksAcp ? transport : "pty" }),
       });
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { error?: string };
@@ -70,6 +72,18 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
         </select>
         {chosen && !chosen.available ? <p className="muted">{chosen.installHint}</p> : null}
       </div>
+      {speaksAcp ? (
+        <fieldset className="choice">
+          <legend>Show the tutor as</legend>
+          <label>
+            <input type="radio" name="transport" value="pty" checked={transport === "pty"} onChange={() => setTransport("pty")} /> a terminal
+          </label>
+          <label>
+            <input type="radio" name="transport" value="acp" checked={transport === "acp"} onChange={() => setTransport("acp")} /> a chat
+            (Agent Client Protocol: reads best on a phone)
+          </label>
+        </fieldset>
+      ) : null}
       {error ? (
         <div role="alert" className="error">
           {error}

@@ -5,6 +5,7 @@ import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
 import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
+import { AcpChat } from "./AcpChat";
 import { SessionSummary } from "../components/SessionSummary";
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
@@ -28,7 +29,11 @@ export function StudyRoom({ initialState, agents }: { initialState: SessionState
 
   const session = state.session;
   if (session && state.attach) {
-    return <TerminalConsole key={session.id} session={session} onEnded={onEnded} />;
+    return state.attach.transport === "acp" ? (
+      <AcpChat key={session.id} session={session} onEnded={onEnded} />
+    ) : (
+      <TerminalConsole key={session.id} session={session} onEnded={onEnded} />
+    );
   }
   if (session) {
     return <NotAttachable state={state} onChanged={refresh} />;

@@ -7,6 +7,7 @@ import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const TEST_TUTOR = path.join(ROOT, "e2e", "fixtures", "test-tutor.mjs");
+export const ACP_TEST_AGENT = path.join(ROOT, "e2e", "fixtures", "acp-test-agent.mjs");
 
 export interface StartedServer {
   readonly url: string;
@@ -22,7 +23,16 @@ export function makeDataDir(extraAgents: Record<string, unknown> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-e2e-"));
   fs.writeFileSync(
     path.join(dir, "studyloop.config.json"),
-    JSON.stringify({ agents: { tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR] }, ...extraAgents } }, null, 2),
+    JSON.stringify(
+      {
+        agents: {
+          tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR], acp: { command: process.execPath, args: [ACP_TEST_AGENT] } },
+          ...extraAgents,
+        },
+      },
+      null,
+      2,
+    ),
   );
   return dir;
 }

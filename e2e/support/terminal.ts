@@ -1,5 +1,6 @@
 // Reads what the page's xterm shows, the way a learner sees it.
 import { expect, type Page } from "@playwright/test";
+import { hydrated } from "./page";
 
 /** The active buffer of the study page's terminal, line by line (scrollback included). */
 export async function terminalText(page: Page): Promise<string> {
@@ -26,6 +27,7 @@ export async function typeInTerminal(page: Page, text: string): Promise<void> {
 }
 
 export async function startSessionFromPage(page: Page, topic: string, energy = 5): Promise<void> {
+  await hydrated(page);
   await page.getByLabel("Topic").fill(topic);
   await page.getByLabel(/Energy/).fill(String(energy));
   await page.getByRole("button", { name: "Start session" }).click();

@@ -49,8 +49,8 @@ export class AgentRegistry {
     });
   }
 
-  resolveExecutable(agent: AgentDefinition): string | undefined {
-    return findExecutable(agent.command, this.env.PATH);
+  resolveExecutable(command: string): string | undefined {
+    return findExecutable(command, this.env.PATH);
   }
 
   /** A broken config never stops the server: its agents are left out and the problem is shown. */

@@ -20,7 +20,7 @@ export const StartSessionSchema = z
     agent: z
       .string({ error: "agent is required: choose a tutor agent" })
       .regex(AGENT_NAME, "agent must be an agent name (letters a-z, digits and -)"),
-    transport: z.enum(["pty"], { error: "transport must be \"pty\"" }).default("pty"),
+    transport: z.enum(["pty", "acp"], { error: 'transport must be "pty" (a terminal) or "acp" (a chat)' }).default("pty"),
     focusPlan: z.enum(["energy", "pomodoro"], { error: "focusPlan must be \"energy\" or \"pomodoro\"" }).default("energy"),
   })
   .strict();
@@ -56,7 +56,11 @@ export const ParkSchema = z
   .strict();
 
 export const ParkingPatchSchema = z
-  .object({ status: z.enum(["pending", "resolved", "dismissed"], { error: 'status must be "pending", "resolved" or "dismissed"' }) })
+  .object({
+    status: z.enum(["pending", "resolved", "dismissed", "carried"], {
+      error: 'status must be "pending", "resolved", "dismissed" or "carried" (into the next session)',
+    }),
+  })
   .strict();
 
 export const TopicMarkSchema = z

@@ -2,8 +2,10 @@
 // turns usage mistakes into one sentence on stderr with exit code 2.
 import { UsageError } from "./options.ts";
 import { runWeb, webCommand } from "./web.ts";
+import { parkCommand, runPark } from "./park.ts";
+import { runTopic, topicCommand } from "./topic.ts";
 
-const COMMANDS = [webCommand] as const;
+const COMMANDS = [webCommand, parkCommand, topicCommand] as const;
 
 const HELP = `Usage: studyloop <command> [options]
 
@@ -26,6 +28,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case "web":
         return await runWeb(rest);
+      case "park":
+        return await runPark(rest);
+      case "topic":
+        return await runTopic(rest);
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }

@@ -3,22 +3,30 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
+import tls from "node:tls";
 import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
 import { loadSettings } from "../config/settings.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
+import { parseAllowOrigins } from "../security/origin.ts";
 
 export const DEFAULT_PORT = 8567;
 export const DEFAULT_HOST = "127.0.0.1";
+/** --lan binds every IPv4 interface. */
+export const LAN_HOST = "0.0.0.0";
 
 export const webCommand: CommandSpec = {
   name: "web",
   summary: "Serve the StudyLoop dashboard and the study page (Next.js and socket.io on one port).",
-  usage: "studyloop web [--port N] [--host H] [--data-dir D] [--dev]",
+  usage: "studyloop web [--port N] [--host H] [--lan] [--tls-cert F --tls-key F] [--allow-origin O] [--data-dir D] [--dev]",
   options: [
     { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
     { name: "data-dir", kind: "string", value: "D", description: "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop)." },
+    { name: "lan", kind: "boolean", description: "Serve the local network too (binds all interfaces): every device, this one included, must be paired first with a one-time link printed here." },
+    { name: "tls-cert", kind: "string", value: "F", description: "Serve HTTPS and WSS with this certificate (PEM file); needs --tls-key." },
+    { name: "tls-key", kind: "string", value: "F", description: "The private key (PEM file) for --tls-cert." },
+    { name: "allow-origin", kind: "string", value: "O", description: "Also trust requests from these origins, comma-separated (e.g. https://study.example.org behind a proxy)." },
     { name: "dev", kind: "boolean", description: "Run Next.js in development mode (hot reload) instead of the production build." },
   ],
 };
@@ -30,7 +38,15 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const port = (parsed.options.port as number | undefined) ?? DEFAULT_PORT;
-  const host = (parsed.options.host as string | undefined) ?? DEFAULT_HOST;
+  const lan = parsed.options.lan === true;
+  const host = (parsed.options.host as string | undefined) ?? (lan ? LAN_HOST : DEFAULT_HOST);
+  const tls = readTls(parsed.options["tls-cert"] as string | undefined, parsed.options["tls-key"] as string | undefined);
+  let allowOrigins: string[];
+  try {
+    allowOrigins = parseAllowOrigins(parsed.options["allow-origin"] as string | undefined);
+  } catch (error) {
+    throw new UsageError(`--allow-origin: ${(error as Error).message}.`);
+  }
   const dev = parsed.options.dev === true;
   const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
   const settings = loadSettings();
@@ -42,15 +58,23 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
   const { MigrationError } = await import("../db/migrate.ts");
+  const { pairingBanner } = await import("../security/pairing-banner.ts");
   let running;
   try {
-    running = await serve({ dataDir, host, port, dev, settings });
+    running = await serve({ dataDir, host, port, dev, settings, lan, tls, allowOrigins });
   } catch (error) {
     if (error instanceof ListenError) throw new UsageError(error.message);
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n  (${error.message})`);
     throw error;
   }
   console.log(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
+  const access = running.runtime.access;
+  let stopRefresh = () => {};
+  if (access.requirePairing) {
+    const canRefresh = process.stdin.isTTY === true;
+    console.log(await pairingBanner(access, { qr: true, canRefresh }));
+    if (canRefresh) stopRefresh = onEnter(() => void pairingBanner(access, { qr: true, canRefresh }).then((text) => console.log(text)));
+  }
   console.log("Press Ctrl-C to stop.");
 
   return new Promise<number>((resolve) => {
@@ -61,6 +85,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
         process.exit(130);
       }
       stopping = true;
+      stopRefresh();
       console.log(`Stopping (${signal}); live sessions are saved and ended. Press Ctrl-C again to stop at once.`);
       running.close().then(
         () => resolve(0),
@@ -73,6 +98,39 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/** Reads --tls-cert and --tls-key now, so a missing or broken file is a usage error, not a crash later. */
+function readTls(certFile: string | undefined, keyFile: string | undefined): { cert: Buffer; key: Buffer } | undefined {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together: give both files, or neither.");
+  const read = (file: string, option: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch {
+      throw new UsageError(`--${option}: cannot read ${file}.`);
+    }
+  };
+  const cert = read(certFile, "tls-cert");
+  const key = read(keyFile, "tls-key");
+  try {
+    tls.createSecureContext({ cert, key });
+  } catch (error) {
+    throw new UsageError(`--tls-cert and --tls-key do not make a usable certificate (${(error as Error).message}): give PEM files of a certificate and its own key.`);
+  }
+  return { cert, key };
+}
+
+/** Calls `fn` each time Enter is pressed in the terminal; returns a function that stops listening. */
+function onEnter(fn: () => void): () => void {
+  const listener = (chunk: Buffer) => {
+    if (chunk.includes(10) || chunk.includes(13)) fn();
+  };
+  process.stdin.on("data", listener);
+  return () => {
+    process.stdin.off("data", listener);
+    process.stdin.pause();
+  };
 }
 
 /** Creates the data directory if needed and proves it is writable, writing nothing else. */

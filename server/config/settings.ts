@@ -15,6 +15,12 @@ export const SettingsSchema = z.object({
   STUDYLOOP_LEASE_SECONDS: seconds(30),
   /** How often a live session's transcript is checkpointed to its row. */
   STUDYLOOP_CHECKPOINT_SECONDS: seconds(30),
+  /** Length of one minute of a focus plan, in seconds: 60. Tests shorten it to see break nudges. */
+  STUDYLOOP_TIMER_MINUTE_SECONDS: seconds(60),
+  /** How long an ACP agent has to answer initialize and session/new. */
+  STUDYLOOP_ACP_HANDSHAKE_SECONDS: seconds(15),
+  /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
+  STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

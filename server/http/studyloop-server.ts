@@ -1,6 +1,7 @@
 // The custom server: one Node http server on one port serving the Next.js app and socket.io.
 // It binds first (so a busy port fails before anything is written), then migrates, then starts Next.
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import next from "next";
 import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
@@ -13,6 +14,10 @@ import { SessionService } from "../sessions/session-service.ts";
 import { StudyLog } from "../study/study-log.ts";
 import { attachRealtime } from "../realtime/socket-server.ts";
 import { applySecurityHeaders } from "../security/headers.ts";
+import { AccessControl } from "../security/access-control.ts";
+import { createHttpGate } from "../security/http-gate.ts";
+import { isLoopbackBind } from "../security/origin.ts";
+import { SocketGuard } from "../security/socket-guard.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -21,6 +26,12 @@ export interface ServeOptions {
   readonly dev: boolean;
   readonly settings: Settings;
   readonly log?: (line: string) => void;
+  /** --lan: pairing is required from every address (it is anyway when bound beyond loopback). */
+  readonly lan?: boolean;
+  /** --tls-cert and --tls-key, read: serve HTTPS and WSS. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /** --allow-origin, normalised: origins trusted beside the served one. */
+  readonly allowOrigins?: readonly string[];
 }
 
 export interface RunningServer {
@@ -36,18 +47,19 @@ export class ListenError extends Error {}
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
-  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
-  const server = http.createServer((req, res) => {
-    applySecurityHeaders(res);
-    if (handle) return handle(req, res);
+  let handle: ((req: http.IncomingMessage, res: http.ServerResponse, csp: string) => void) | undefined;
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const csp = applySecurityHeaders(res, { dev: options.dev, tls: options.tls !== undefined });
+    if (handle) return handle(req, res, csp);
     res.statusCode = 503;
     res.setHeader("content-type", "text/plain; charset=utf-8");
     res.setHeader("retry-after", "2");
     res.end("StudyLoop is starting. Reload in a moment.\n");
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : http.createServer(onRequest);
   await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${urlHost(options.host)}:${port}`;
+  const url = `${options.tls ? "https" : "http"}://${urlHost(options.host)}:${port}`;
 
   try {
     const migrations = applyMigrations(databaseFile(options.dataDir));
@@ -57,29 +69,60 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const agents = new AgentRegistry(options.dataDir);
     const sessions = new SessionService({ db, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log });
     await sessions.startBackgroundWork();
-    const study = new StudyLog(db, sessions);
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study };
+    const study = new StudyLog(db, sessions, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
+    study.start();
+    const access = new AccessControl(db, {
+      requirePairing: options.lan === true || !isLoopbackBind(options.host),
+      tls: options.tls !== undefined,
+      bindHost: options.host,
+      port,
+      allowOrigins: options.allowOrigins ?? [],
+      pairingTtlMs: options.settings.STUDYLOOP_PAIRING_TOKEN_SECONDS * 1000,
+      verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
+      log,
+    });
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
     const app = next({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port, turbopack: true });
     await app.prepare();
     const requestHandler = app.getRequestHandler();
-    handle = (req, res) => void requestHandler(req, res);
+    const gate = createHttpGate(access);
+    handle = (req, res, csp) =>
+      void gate.request(req, res, csp).then(
+        (cleared) => (cleared ? requestHandler(req, res) : undefined),
+        (error: unknown) => {
+          log(`Request ${req.method} ${req.url} failed at the gate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          if (!res.headersSent) {
+            res.statusCode = 500;
+            res.setHeader("content-type", "text/plain; charset=utf-8");
+          }
+          res.end("Something went wrong on the StudyLoop server. Try again; if it keeps happening, see the server's log.\n");
+        },
+      );
 
-    const realtime = attachRealtime(server, runtime, log);
+    const guard = new SocketGuard(access, log);
+    const realtime = attachRealtime(server, runtime, log, guard.allowRequest);
+    const unguard = guard.attach(realtime.io);
     if (options.dev) {
       // Next's dev server keeps its hot-reload socket on the same port; socket.io leaves it alone.
       const upgrade = app.getUpgradeHandler();
       server.on("upgrade", (req, socket, head) => {
-        if (!req.url?.startsWith("/socket.io/")) void upgrade(req, socket, head);
+        if (req.url?.startsWith("/socket.io/")) return;
+        void gate.upgradeAllowed(req).then((allowed) => {
+          if (allowed) void upgrade(req, socket, head);
+          else socket.destroy();
+        });
       });
     }
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        study.stop();
         await sessions.shutdown();
+        unguard();
         await realtime.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -94,7 +137,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   }
 }
 
-function listen(server: http.Server, host: string, port: number): Promise<void> {
+function listen(server: http.Server | https.Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off("listening", onListening);

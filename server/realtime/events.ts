@@ -3,6 +3,8 @@
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
+import type { StudyLiveView } from "../study/study-view.ts";
 
 /** A numbered piece of terminal output, the one replay that (re)attaching starts with, or a resize. */
 export type TerminalFrameView = TerminalFrame;
@@ -22,15 +24,32 @@ export interface ClientToServerEvents {
   "terminal:resize": (request: { sessionId: string; cols: number; rows: number }) => void;
   /** Characters the page's xterm has parsed: the server's flow control waits for these. */
   "terminal:ack": (request: { sessionId: string; chars: number }) => void;
+  /** Chat (ACP) sessions: every stored event after sinceSeq, then each new one. */
+  "acp:attach": (request: AttachRequest, ack: Ack<{ session: SessionView }>) => void;
+  "acp:detach": (request: { sessionId: string }) => void;
+  "acp:prompt": (request: { sessionId: string; text: string }, ack: Ack<null>) => void;
+  /** Stop: cancels the running turn; open permission questions are answered "cancelled". */
+  "acp:cancel": (request: { sessionId: string }, ack: Ack<null>) => void;
+  "acp:permission": (request: { sessionId: string; requestId: string; optionId: string }, ack: Ack<null>) => void;
   /** Subscribe to the live session card: the current state now, then every change. */
   "session:watch": (ack: Ack<SessionStateView>) => void;
+  /** Subscribe to a session's study loop (timer, marks, parked items): the view now, then each change. */
+  "study:watch": (request: { sessionId: string }, ack: Ack<StudyLiveView>) => void;
+  "study:unwatch": (request: { sessionId: string }) => void;
+  /** Subscribe to the parking lot: "parking:changed" whenever any item is added or changes. */
+  "parking:watch": (ack: Ack<null>) => void;
+  /** The server's clock (ms since the epoch): pages run the focus timer on it, not on their own. */
+  "clock:sync": (ack: Ack<{ now: number }>) => void;
 }
 
 export interface ServerToClientEvents {
   "terminal:frame": (sessionId: string, frame: TerminalFrameView) => void;
   "terminal:error": (sessionId: string, message: string) => void;
+  "acp:event": (sessionId: string, event: AcpEventRecord) => void;
   "session:ended": (sessionId: string, session: SessionView) => void;
   "session:state": (state: SessionStateView) => void;
+  "study:live": (view: StudyLiveView) => void;
+  "parking:changed": () => void;
 }
 
 export interface InterServerEvents {}

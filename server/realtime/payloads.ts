@@ -1,5 +1,6 @@
 // One zod schema per socket payload.
 import { z } from "zod";
+import { ACP_LIMITS } from "../transports/acp/acp-events.ts";
 
 /** One input message: far more than any paste a learner makes, far less than a flood. */
 export const INPUT_MAX_CHARS = 64 * 1024;
@@ -13,3 +14,11 @@ export const ResizeSchema = z
   .object({ sessionId, cols: z.number().int().min(2).max(500), rows: z.number().int().min(1).max(300) })
   .strict();
 export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).max(100_000_000) }).strict();
+
+export const PromptSchema = z.object({ sessionId, text: z.string().trim().min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS) }).strict();
+export const PermissionSchema = z
+  .object({ sessionId, requestId: z.string().min(1).max(100), optionId: z.string().min(1).max(200) })
+  .strict();
+
+/** study:watch and study:unwatch: one session's study loop. */
+export const StudyWatchSchema = z.object({ sessionId }).strict();

@@ -1,13 +1,15 @@
 // socket.io beside Next on the same http server: terminal viewers and the live session card.
 // Each handler: validate, act, ack, broadcast. Subscriptions are released when a socket leaves.
 import type http from "node:http";
-import { Server, type Socket } from "socket.io";
+import type https from "node:https";
+import { Server, type ServerOptions, type Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
 import { isApiError } from "../api/api-error.ts";
 import type { SessionStateView } from "../sessions/session-view.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
-import { AckSchema, AttachSchema, DetachSchema, InputSchema, ResizeSchema } from "./payloads.ts";
+import { attachStudyRealtime } from "./study-realtime.ts";
+import { AckSchema, AttachSchema, DetachSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type StudySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -21,7 +23,13 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-export function attachRealtime(server: http.Server, runtime: Runtime, log: (line: string) => void): Realtime {
+/** `allowRequest` checks each handshake's Origin and device (server/security/socket-guard.ts). */
+export function attachRealtime(
+  server: http.Server | https.Server,
+  runtime: Runtime,
+  log: (line: string) => void,
+  allowRequest?: ServerOptions["allowRequest"],
+): Realtime {
   const io: IO = new Server(server, {
     path: SOCKET_PATH,
     serveClient: false,
@@ -29,8 +37,11 @@ export function attachRealtime(server: http.Server, runtime: Runtime, log: (line
     // Next's dev server shares the upgrade event; leave foreign upgrades alone.
     destroyUpgrade: false,
     connectionStateRecovery: undefined,
+    allowRequest,
   });
   const sessions = runtime.sessions;
+  // The study loop's own events (timer, marks, parked items, the parking lot, the clock).
+  const studyLoop = attachStudyRealtime(io, runtime, log);
 
   // The live card: one reader (the same as GET /api/session/state), pushed on change and on a poll.
   let lastPushed = "";
@@ -93,6 +104,64 @@ export function attachRealtime(server: http.Server, runtime: Runtime, log: (line
       }
     });
 
+    socket.on("acp:attach", async (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = AttachSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
+      const { sessionId, sinceSeq } = parsed.data;
+      try {
+        await socket.join(room(sessionId));
+        socket.data.attached.add(sessionId);
+        const session = await sessions.attachAcpViewer(sessionId, socket.id, (event) => socket.emit("acp:event", sessionId, event), sinceSeq ?? 0);
+        ack({ ok: true, value: { session } });
+      } catch (error) {
+        socket.data.attached.delete(sessionId);
+        await socket.leave(room(sessionId));
+        ack(failure(error, log));
+      }
+    });
+
+    socket.on("acp:detach", (payload) => {
+      const parsed = DetachSchema.safeParse(payload);
+      if (parsed.success) detach(socket, parsed.data.sessionId);
+    });
+
+    socket.on("acp:prompt", (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = PromptSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters)." });
+      const chat = sessions.chat(parsed.data.sessionId, socket.id);
+      if (!chat) return ack(NOT_ATTACHED);
+      try {
+        chat.prompt(parsed.data.text);
+        ack({ ok: true, value: null });
+      } catch (error) {
+        ack({ ok: false, status: 409, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+
+    socket.on("acp:cancel", (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = DetachSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "This request is not valid." });
+      const chat = sessions.chat(parsed.data.sessionId, socket.id);
+      if (!chat) return ack(NOT_ATTACHED);
+      chat.cancel();
+      ack({ ok: true, value: null });
+    });
+
+    socket.on("acp:permission", (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = PermissionSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "This answer is not valid." });
+      const chat = sessions.chat(parsed.data.sessionId, socket.id);
+      if (!chat) return ack(NOT_ATTACHED);
+      if (!chat.answerPermission(parsed.data.requestId, parsed.data.optionId)) {
+        return ack({ ok: false, status: 409, error: "This permission question is no longer open: the tutor has moved on." });
+      }
+      ack({ ok: true, value: null });
+    });
+
     socket.on("terminal:detach", (payload) => {
       const parsed = DetachSchema.safeParse(payload);
       if (!parsed.success) return;
@@ -139,12 +208,19 @@ export function attachRealtime(server: http.Server, runtime: Runtime, log: (line
       clearInterval(poll);
       sessions.off("changed", schedulePush);
       await pushing;
+      await studyLoop.close();
       io.disconnectSockets(true);
       // Not io.close(): that also closes the http server, which the custom server owns.
       io.engine.close();
     },
   };
 }
+
+const NOT_ATTACHED = {
+  ok: false as const,
+  status: 409,
+  error: "This page is not attached to a live chat session: reload the page to see the session's state.",
+};
 
 function room(sessionId: string): string {
   return `session:${sessionId}`;

@@ -1,14 +1,69 @@
 // Security headers on every response, set before Next or socket.io write theirs.
-import type { ServerResponse } from "node:http";
+//
+// The Content-Security-Policy allows no inline script: each page response gets a fresh nonce, which
+// the custom server also puts in the *request's* Content-Security-Policy header, where Next.js reads
+// it (next/dist/server/app-render/get-script-nonce-from-header) and stamps it on every script tag it
+// writes, its inline hydration data included. 'strict-dynamic' lets those scripts load the app's
+// chunks. Pages must be rendered per request for this (app/layout.tsx forces dynamic rendering): a
+// prerendered page's inline scripts carry no nonce and would be blocked.
+// Styles: xterm.js injects <style> elements and React writes style attributes, so style-src keeps
+// 'unsafe-inline' (an injected style cannot run code); scripts are what the policy guards.
+// No Strict-Transport-Security: with a self-signed certificate (the usual LAN setup) it would turn
+// the browser's certificate warning into a wall the learner cannot click through.
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 
 const HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
 };
 
-export function applySecurityHeaders(res: ServerResponse): void {
+/** A fresh nonce per response: 128 random bits, base64 (the alphabet Next's nonce parser accepts). */
+export function newNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+export function contentSecurityPolicy(nonce: string, options: { dev: boolean; tls: boolean }): string {
+  const directives = [
+    "default-src 'self'",
+    // React in development evaluates code for its error overlays; production never needs eval.
+    `script-src 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+  ];
+  // Only under TLS: on plain http it would send every subresource to an https port that is not there.
+  if (options.tls) directives.push("upgrade-insecure-requests");
+  return directives.join("; ");
+}
+
+/** Sets the fixed headers and a CSP with a fresh nonce; returns the CSP so Next can read its nonce. */
+export function applySecurityHeaders(res: ServerResponse, options: { dev: boolean; tls: boolean } = { dev: false, tls: false }): string {
   for (const [name, value] of Object.entries(HEADERS)) res.setHeader(name, value);
+  const csp = contentSecurityPolicy(newNonce(), options);
+  res.setHeader("content-security-policy", csp);
+  return csp;
+}
+
+/** The same headers for responses written by socket.io's engine (its `headers` event). */
+export function addSecurityHeaders(headers: OutgoingHttpHeaders): void {
+  for (const [name, value] of Object.entries(HEADERS)) headers[name] = value;
+  headers["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
+}
+
+/** Hands the response's CSP to Next on the request, replacing anything the client sent under that name. */
+export function shareNonceWithNext(req: IncomingMessage, csp: string): void {
+  delete req.headers["content-security-policy-report-only"];
+  req.headers["content-security-policy"] = csp;
 }

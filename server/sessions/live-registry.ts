@@ -1,10 +1,29 @@
 // The sessions this server process owns right now: the reservations being started and the live ones.
 // Owned by SessionService; nothing else mutates it.
+import type { AcpSession } from "../transports/acp/acp-session.ts";
+import type { AcpFanout } from "../transports/acp/acp-fanout.ts";
 import type { TerminalSession } from "../transports/pty/terminal-session.ts";
+
+/** What runs the agent: a terminal (pty) or a protocol connection (acp). */
+export type LiveRunner =
+  | { readonly kind: "pty"; readonly terminal: TerminalSession }
+  | { readonly kind: "acp"; readonly acp: AcpSession; readonly fanout: AcpFanout };
+
+/** The part every runner has: what the lifecycle (checkpoint, end, kill) needs. */
+export interface AgentProcess {
+  readonly lastSeq: number;
+  snapshotTranscript(): Promise<string>;
+  kill(): void;
+  dispose(): void;
+}
+
+export function agentProcess(runner: LiveRunner): AgentProcess {
+  return runner.kind === "pty" ? runner.terminal : runner.acp;
+}
 
 export interface LiveSession {
   readonly id: string;
-  readonly terminal: TerminalSession;
+  readonly runner: LiveRunner;
   readonly agentLabel: string;
   readonly startedAt: Date;
   /** Socket ids of the viewers attached now. */

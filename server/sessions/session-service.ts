@@ -12,11 +12,15 @@ import { sessionsDir } from "../config/paths.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
+import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { ApiError, conflict, notFound } from "../api/api-error.ts";
 import type { StartSessionInput } from "../api/schemas.ts";
 import { TerminalSession, type TerminalFrame } from "../transports/pty/terminal-session.ts";
 import { focusPlanFor } from "../study/focus-plan.ts";
-import { LiveRegistry, type LiveSession } from "./live-registry.ts";
+import { LiveRegistry, agentProcess, type LiveRunner, type LiveSession } from "./live-registry.ts";
+import { AcpSession } from "../transports/acp/acp-session.ts";
+import { AcpFanout } from "../transports/acp/acp-fanout.ts";
+import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import { LIVE_SLOT, SessionStore, type EndWrite } from "./session-store.ts";
 import { clockTime } from "./end-reasons.ts";
 import { gatherFacts, selfIdentity } from "./owner-probes.ts";
@@ -64,6 +68,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
   private readonly self: SelfIdentity & { pid: number; pidStartTime: string | null };
   private readonly registry = new LiveRegistry();
   private readonly store: SessionStore;
+  /** Per ACP session, the chain of event writes: events are stored one after another, in order. */
+  private readonly acpWrites = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private lastHeartbeat = 0;
   private stopped = false;
@@ -111,7 +117,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
       state: current.verdict.kind === "starting" ? "starting" : "focus",
       session,
       verdict: { kind: current.verdict.kind, rule: current.verdict.rule, notice: verdictNotice(current.verdict, session) },
-      attach: attachable ? { transport: "pty", sessionId: current.row.id, event: "terminal:attach" } : null,
+      attach: attachable ? attachInfo(current.row.transport === "acp" ? "acp" : "pty", current.row.id) : null,
       lastEnded,
     };
   }
@@ -157,9 +163,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
       const names = this.deps.agents.definitions().map((a) => a.name).join(", ");
       throw new ApiError(400, `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
     }
-    const executable = this.deps.agents.resolveExecutable(agent);
+    const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: agent.args };
+    if (!program) {
+      throw new ApiError(400, `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, { field: "transport" });
+    }
+    const executable = this.deps.agents.resolveExecutable(program.command);
     if (!executable) {
-      throw new ApiError(503, `${agent.label} is not installed on this machine (\`${agent.command}\` is not on the PATH). ${agent.installHint}`, {
+      throw new ApiError(503, `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${agent.installHint}`, {
         installHint: agent.installHint,
       });
     }
@@ -180,7 +190,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
           topic: input.topic,
           energy: input.energy,
           agent: agent.name,
-          transport: "pty",
+          transport: input.transport,
           status: "starting",
           startedAt: now,
           heartbeatAt: now,
@@ -209,32 +219,47 @@ export class SessionService extends EventEmitter<SessionEvents> {
     }
     this.emit("changed");
 
-    let terminal: TerminalSession;
+    let runner: LiveRunner;
     try {
       const cwd = path.join(sessionsDir(this.deps.dataDir), id);
       fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
       writeTutorInstructions(cwd, agent, { topic: input.topic, energy: input.energy, focusMinutes: plan.focusMinutes });
-      terminal = TerminalSession.start({
+      const launch = {
         command: executable,
-        args: [...agent.args],
+        args: [...program.args],
         cwd,
-        env: agentEnvironment(process.env, { id, token, serverUrl: this.deps.ownerUrl, dataDir: this.deps.dataDir }),
-        cols: 80,
-        rows: 24,
-      });
+        // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
+        env: withCommandOnPath(
+          agentEnvironment(process.env, { id, token, serverUrl: this.deps.ownerUrl, dataDir: this.deps.dataDir }),
+          installCommand(this.deps.dataDir),
+        ),
+      };
+      if (input.transport === "acp") {
+        const fanout = new AcpFanout();
+        const acp = await AcpSession.start({
+          ...launch,
+          handshakeTimeoutMs: this.deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000,
+          record: (event) => this.recordAcpEvent(id, event, fanout),
+        });
+        runner = { kind: "acp", acp, fanout };
+      } else {
+        runner = { kind: "pty", terminal: TerminalSession.start({ ...launch, cols: 80, rows: 24 }) };
+      }
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       this.deps.log(`Session ${id}: the agent could not start: ${detail}`);
+      await this.acpWrites.get(id);
       const row = await this.store.byId(id);
       if (row) await this.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail });
       this.registry.release(id);
+      this.acpWrites.delete(id);
       this.emit("changed");
-      throw new ApiError(500, `${agent.label} could not start: ${detail}. The session was not kept open; check the agent and try again.`);
+      throw new ApiError(502, `${agent.label} could not start: ${detail}. The session was ended; check the agent and try again.`);
     }
 
     const live: LiveSession = {
       id,
-      terminal,
+      runner,
       agentLabel: agent.label,
       startedAt: now,
       viewers: new Set(),
@@ -245,12 +270,17 @@ export class SessionService extends EventEmitter<SessionEvents> {
       ending: false,
     };
     this.registry.add(live);
-    terminal.onExit(({ exitCode }) => {
-      void this.endLive(live, { reason: "agent-exited", exitCode });
+    if (runner.kind === "pty") {
+      runner.terminal.onExit(({ exitCode }) => void this.endLive(live, { reason: "agent-exited", exitCode }));
+    } else {
+      runner.acp.onExit(({ exitCode, detail }) => void this.endLive(live, { reason: "agent-exited", exitCode, detail }));
+    }
+    const row = await this.deps.db.studySession.update({
+      where: { id },
+      data: { status: "live", heartbeatAt: new Date(), ...(runner.kind === "acp" ? { agentSessionId: runner.acp.sessionIdAtAgent ?? null } : {}) },
     });
-    const row = await this.deps.db.studySession.update({ where: { id }, data: { status: "live", heartbeatAt: new Date() } });
     this.emit("changed");
-    return { session: this.view(row), attach: { transport: "pty", sessionId: id, event: "terminal:attach" } };
+    return { session: this.view(row), attach: attachInfo(input.transport, id) };
   }
 
   /** Ends the open session, wherever it runs: the learner can always end. */
@@ -285,29 +315,84 @@ export class SessionService extends EventEmitter<SessionEvents> {
 
   // ---- viewers -----------------------------------------------------------------------------------
 
+  /** A terminal viewer: one replay (or a resume from sinceSeq), then live output. */
   async attachViewer(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
-    const live = this.registry.get(sessionId);
-    if (!live || live.ending) throw await this.notAttachable(sessionId);
-    live.viewers.add(viewerId);
-    live.attachedOnce = true;
-    live.lastViewerLeftAt = null;
-    await live.terminal.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
-    const row = await this.store.byId(sessionId);
-    if (row && !row.attachedOnce) await this.deps.db.studySession.update({ where: { id: sessionId }, data: { attachedOnce: true } });
-    return this.view(row!);
+    const live = await this.liveFor(sessionId, "pty");
+    const terminal = (live.runner as Extract<LiveRunner, { kind: "pty" }>).terminal;
+    this.addViewer(live, viewerId);
+    await terminal.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
+    return this.markAttached(sessionId);
+  }
+
+  /** A chat viewer: every stored event after sinceSeq, then each new one. */
+  async attachAcpViewer(sessionId: string, viewerId: string, send: (event: AcpEventRecord) => void, sinceSeq = 0): Promise<SessionView> {
+    const live = await this.liveFor(sessionId, "acp");
+    const { fanout } = live.runner as Extract<LiveRunner, { kind: "acp" }>;
+    this.addViewer(live, viewerId);
+    await fanout.attach(viewerId, send, sinceSeq, async (after) => {
+      await this.acpWrites.get(sessionId);
+      return this.acpEvents(sessionId, after);
+    });
+    return this.markAttached(sessionId);
   }
 
   detachViewer(sessionId: string, viewerId: string): void {
     const live = this.registry.get(sessionId);
     if (!live || !live.viewers.delete(viewerId)) return;
-    live.terminal.detach(viewerId);
+    if (live.runner.kind === "pty") live.runner.terminal.detach(viewerId);
+    else live.runner.fanout.detach(viewerId);
     if (live.viewers.size === 0) live.lastViewerLeftAt = new Date();
   }
 
-  /** Input, resize and acks only from a viewer attached to a live session of this server. */
+  /** Input, resize and acks only from a viewer attached to a live pty session of this server. */
   viewer(sessionId: string, viewerId: string): TerminalSession | undefined {
     const live = this.registry.get(sessionId);
-    return live && !live.ending && live.viewers.has(viewerId) ? live.terminal : undefined;
+    return live && !live.ending && live.viewers.has(viewerId) && live.runner.kind === "pty" ? live.runner.terminal : undefined;
+  }
+
+  /** Prompts, Stop and permission answers only from a viewer attached to a live acp session. */
+  chat(sessionId: string, viewerId: string): AcpSession | undefined {
+    const live = this.registry.get(sessionId);
+    return live && !live.ending && live.viewers.has(viewerId) && live.runner.kind === "acp" ? live.runner.acp : undefined;
+  }
+
+  /** The stored conversation of an ACP session, after a number (0: all of it). */
+  async acpEvents(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
+    const rows = await this.deps.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind as AcpEventRecord["kind"], payload: JSON.parse(r.payload) as Record<string, unknown>, at: r.createdAt.toISOString() }));
+  }
+
+  private async liveFor(sessionId: string, kind: LiveRunner["kind"]): Promise<LiveSession> {
+    const live = this.registry.get(sessionId);
+    if (!live || live.ending) throw await this.notAttachable(sessionId);
+    if (live.runner.kind !== kind) throw new ApiError(409, `This session is a ${live.runner.kind === "acp" ? "chat" : "terminal"} session: reload the page to open it the right way.`);
+    return live;
+  }
+
+  private addViewer(live: LiveSession, viewerId: string): void {
+    live.viewers.add(viewerId);
+    live.attachedOnce = true;
+    live.lastViewerLeftAt = null;
+  }
+
+  private async markAttached(sessionId: string): Promise<SessionView> {
+    const row = (await this.store.byId(sessionId))!;
+    if (!row.attachedOnce) await this.deps.db.studySession.update({ where: { id: sessionId }, data: { attachedOnce: true } });
+    return this.view(row);
+  }
+
+  /** Stores each ACP event in arrival order, then hands it to the viewers (persist, then broadcast). */
+  private recordAcpEvent(sessionId: string, event: AcpEventRecord, fanout: AcpFanout): void {
+    const previous = this.acpWrites.get(sessionId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        await this.deps.db.acpEvent.create({
+          data: { sessionId, seq: event.seq, kind: event.kind, payload: JSON.stringify(event.payload), createdAt: new Date(event.at) },
+        });
+        fanout.publish(event);
+      })
+      .catch((error: unknown) => this.deps.log(`Session ${sessionId}: could not store ACP event ${event.seq}: ${String(error)}`));
+    this.acpWrites.set(sessionId, next);
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------------
@@ -353,26 +438,28 @@ export class SessionService extends EventEmitter<SessionEvents> {
 
   private async checkpoint(live: LiveSession): Promise<void> {
     live.lastCheckpointAt = Date.now();
-    const seq = live.terminal.lastSeq;
+    const agent = agentProcess(live.runner);
+    const seq = agent.lastSeq;
     if (seq === live.checkpointSeq) return;
-    const transcript = await live.terminal.snapshotTranscript();
+    const transcript = await agent.snapshotTranscript();
     await this.store.checkpoint(live.id, transcript, new Date());
     live.checkpointSeq = seq;
   }
 
   /** Ends a session this server runs: save the transcript, stop the agent, write the row, tell viewers. */
-  private async endLive(live: LiveSession, how: { reason: string; exitCode?: number }): Promise<void> {
+  private async endLive(live: LiveSession, how: { reason: string; exitCode?: number; detail?: string }): Promise<void> {
     if (live.ending) return;
     live.ending = true;
+    const agent = agentProcess(live.runner);
     let transcript: string | null = null;
     try {
-      transcript = await live.terminal.snapshotTranscript();
+      transcript = await agent.snapshotTranscript();
     } catch (error) {
       this.deps.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
     }
-    if (how.reason !== "agent-exited") live.terminal.kill();
+    if (how.reason !== "agent-exited") agent.kill();
     let reason = how.reason;
-    let detail: string | null = null;
+    let detail: string | null = how.detail ?? null;
     const execFailure = how.reason === "agent-exited" && transcript ? EXEC_FAILED.exec(transcript) : null;
     if (execFailure) {
       // node-pty forks, then the exec fails in the child: the program never ran.
@@ -392,19 +479,22 @@ export class SessionService extends EventEmitter<SessionEvents> {
   private async endedElsewhere(live: LiveSession): Promise<void> {
     if (live.ending) return;
     live.ending = true;
+    const agent = agentProcess(live.runner);
     try {
-      const transcript = await live.terminal.snapshotTranscript();
+      const transcript = await agent.snapshotTranscript();
       await this.store.checkpoint(live.id, transcript, new Date());
     } catch (error) {
       this.deps.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
     }
-    live.terminal.kill();
+    agent.kill();
     await this.finish(live);
   }
 
   private async finish(live: LiveSession): Promise<void> {
     this.registry.remove(live.id);
-    live.terminal.dispose();
+    agentProcess(live.runner).dispose();
+    await this.acpWrites.get(live.id);
+    this.acpWrites.delete(live.id);
     const row = await this.store.byId(live.id);
     if (row) this.emit("ended", live.id, this.view(row));
     this.emit("changed");
@@ -425,6 +515,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
         return labels.get(name) ?? name;
       },
       graceMinutes: Math.round(this.deps.settings.STUDYLOOP_GRACE_SECONDS / 60),
+      minuteMs: this.deps.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000,
     };
   }
 
@@ -447,6 +538,12 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const notice = found.verdict ? verdictNotice(found.verdict, found.view) : null;
     return conflict(notice ?? "This session is not running on this server.", { session: found.view });
   }
+}
+
+function attachInfo(transport: "pty" | "acp", sessionId: string): StartResult["attach"] {
+  return transport === "acp"
+    ? { transport: "acp", sessionId, event: "acp:attach" }
+    : { transport: "pty", sessionId, event: "terminal:attach" };
 }
 
 function sha256(text: string): string {

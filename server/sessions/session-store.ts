@@ -42,7 +42,7 @@ export class SessionStore {
         tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
       ]);
       const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
-      const summary = buildSummary({ startedAt: row.startedAt, endedAt, pausedMs: row.pausedMs, marks, parked });
+      const summary = buildSummary({ startedAt: row.startedAt, endedAt, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked });
       const result = await tx.studySession.updateMany({
         where: {
           id: row.id,

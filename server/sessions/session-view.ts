@@ -1,6 +1,7 @@
 // Pure mappers from stored rows to what the API and the pages show.
 import type { StudySession } from "../db/generated/client.ts";
 import { parseSummary, type Summary } from "../study/summary.ts";
+import { timerStateOf, type TimerState } from "../study/timer.ts";
 import { clockTime, explainEnd } from "./end-reasons.ts";
 import type { Verdict } from "./verdict.ts";
 
@@ -26,16 +27,15 @@ export interface SessionView {
   readonly owner: { readonly host: string | null; readonly url: string | null; readonly pid: number | null };
   readonly muxSession: string | null;
   readonly hasTranscript: boolean;
+  /** The focus timer as stored (start, pauses, nudges): every device reads the same time from it. */
+  readonly timer: TimerState;
 }
 
 export type SessionPhase = "idle" | "starting" | "focus" | "ended";
 
-export interface AttachInfo {
-  readonly transport: "pty";
-  readonly sessionId: string;
-  /** socket.io event that attaches a viewer. */
-  readonly event: "terminal:attach";
-}
+export type AttachInfo =
+  | { readonly transport: "pty"; readonly sessionId: string; /** socket.io event that attaches a viewer */ readonly event: "terminal:attach" }
+  | { readonly transport: "acp"; readonly sessionId: string; readonly event: "acp:attach" };
 
 export interface VerdictView {
   readonly kind: Verdict["kind"];
@@ -55,6 +55,8 @@ export interface SessionStateView {
 export interface ViewContext {
   readonly agentLabel: (name: string) => string;
   readonly graceMinutes: number;
+  /** One minute of a focus plan in ms (60,000; tests shorten it). */
+  readonly minuteMs?: number;
 }
 
 export function toSessionView(row: StudySession, ctx: ViewContext): SessionView {
@@ -91,6 +93,7 @@ export function toSessionView(row: StudySession, ctx: ViewContext): SessionView 
     owner: { host: row.ownerHost, url: row.ownerUrl, pid: row.ownerPid },
     muxSession: row.muxSession,
     hasTranscript: row.transcript !== null && row.transcript.length > 0,
+    timer: timerStateOf(row, ctx.minuteMs),
   };
 }
 

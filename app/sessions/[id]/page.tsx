@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { getRuntime } from "@/server/runtime";
 import { SessionSummary } from "../../components/SessionSummary";
 import { TranscriptView } from "./TranscriptView";
+import { AcpTranscript } from "./AcpTranscript";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const found = /^[0-9a-f-]{36}$/.test(id) ? await sessions.session(id) : null;
   if (!found) notFound();
   const { view, transcript } = found;
-  const [marks, parked] = await Promise.all([study.marks(id), study.parked(id)]);
+  const [marks, parked, acpEvents] = await Promise.all([
+    study.marks(id),
+    study.parked(id),
+    view.transport === "acp" ? sessions.acpEvents(id) : Promise.resolve([]),
+  ]);
   return (
     <div className="stack">
       <h1>{view.topic}</h1>
@@ -63,7 +68,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       </section>
       <section>
         <h2>Transcript</h2>
-        {transcript ? <TranscriptView transcript={transcript} /> : <p className="muted">No transcript was saved for this session.</p>}
+        {view.transport === "acp" ? (
+          <AcpTranscript events={acpEvents} />
+        ) : transcript ? (
+          <TranscriptView transcript={transcript} />
+        ) : (
+          <p className="muted">No transcript was saved for this session.</p>
+        )}
       </section>
     </div>
   );

@@ -1,6 +1,7 @@
 import { getRuntime } from "@/server/runtime";
 import { handle, json, readJson } from "@/server/api/route-helpers";
 import { ParkingPatchSchema, parseBody } from "@/server/api/schemas";
+import { toParkedView } from "@/server/study/study-view";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +9,6 @@ export function PATCH(request: Request, { params }: { params: Promise<{ id: stri
   return handle(async () => {
     const { id } = await params;
     const { status } = parseBody(ParkingPatchSchema, await readJson(request));
-    return json({ item: await getRuntime().study.setParkedStatus(id, status) });
+    return json({ item: toParkedView(await getRuntime().study.setParkedStatus(id, status)) });
   });
 }

@@ -2,6 +2,7 @@ import { getRuntime } from "@/server/runtime";
 import { handle, json, readJson } from "@/server/api/route-helpers";
 import { TopicMarkSchema, parseBody } from "@/server/api/schemas";
 import { writerOf } from "@/server/api/auth";
+import { toMarkView } from "@/server/study/study-view";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,6 @@ export function POST(request: Request) {
     const runtime = getRuntime();
     const writer = await writerOf(request, runtime);
     const mark = parseBody(TopicMarkSchema, await readJson(request));
-    return json({ mark: await runtime.study.mark(mark, writer.source, writer.sessionId) }, 201);
+    return json({ mark: toMarkView(await runtime.study.mark(mark, writer.source, writer.sessionId)) }, 201);
   });
 }

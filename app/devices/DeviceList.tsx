@@ -1,0 +1,75 @@
+"use client";
+// The paired devices with their last-seen time; revoking one disconnects it at once.
+import { useState } from "react";
+import type { DeviceView } from "@/server/security/access-control";
+
+export function DeviceList({ initial, current }: { initial: DeviceView[]; current: string | null }) {
+  const [devices, setDevices] = useState(initial);
+  const [confirming, setConfirming] = useState<DeviceView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const revoke = async (device: DeviceView) => {
+    setConfirming(null);
+    setError(null);
+    const res = await fetch(`/api/devices/${device.id}/revoke`, { method: "POST" }).catch(() => null);
+    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
+    const body = (await res.json().catch(() => ({}))) as { device?: DeviceView; error?: string };
+    if (!res.ok || !body.device) return setError(body.error ?? `Could not revoke ${device.name} (HTTP ${res.status}).`);
+    // Revoking this very device: its next request is refused, so show that now.
+    if (device.id === current) return window.location.reload();
+    setDevices((list) => list.map((d) => (d.id === device.id ? body.device! : d)));
+  };
+
+  if (devices.length === 0) return <p className="panel muted">No device has been paired yet.</p>;
+  return (
+    <>
+      <ul className="device-list" aria-label="Paired devices">
+        {devices.map((d) => (
+          <li key={d.id} className="panel" data-testid="device" data-revoked={d.revokedAt ? "true" : undefined}>
+            <div className="device-name">
+              <strong>{d.name}</strong>
+              {d.id === current ? <span className="badge live">this device</span> : null}
+              {d.revokedAt ? <span className="badge">revoked</span> : null}
+            </div>
+            <div className="muted">
+              Paired {when(d.createdAt)} · last seen {d.lastSeenAt ? when(d.lastSeenAt) : "never"}
+              {d.revokedAt ? ` · revoked ${when(d.revokedAt)}` : ""}
+            </div>
+            {d.revokedAt ? null : (
+              <div>
+                <button className="danger" onClick={() => setConfirming(d)}>
+                  Revoke
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {confirming ? (
+        <dialog open aria-labelledby="revoke-title">
+          <h2 id="revoke-title">Revoke {confirming.name}?</h2>
+          <p>
+            {confirming.id === current
+              ? "This is the device you are using: it is disconnected at once and needs a new pairing link to come back."
+              : "It is disconnected at once and needs a new pairing link to come back."}
+          </p>
+          <div className="row">
+            <button onClick={() => setConfirming(null)}>Keep it</button>
+            <button className="danger" onClick={() => void revoke(confirming)}>
+              Revoke
+            </button>
+          </div>
+        </dialog>
+      ) : null}
+    </>
+  );
+}
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}

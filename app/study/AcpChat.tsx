@@ -1,0 +1,197 @@
+"use client";
+// The chat view of an ACP session: streamed answers, thoughts folded, tool calls as cards, the plan
+// as a checklist, permission questions as buttons, and Stop. Reconnecting catches up from the last
+// event number this page saw.
+import { useEffect, useReducer, useRef, useState } from "react";
+import type { SessionView } from "@/server/sessions/session-view";
+import type { AcpEventRecord } from "@/server/transports/acp/acp-events";
+import { studySocket } from "../components/socket";
+import { Markdown } from "../components/Markdown";
+import { EMPTY_CONVERSATION, foldEvents, type ChatItem, type Conversation } from "./acp-conversation";
+import { EndSessionButton } from "./EndSessionButton";
+
+type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
+
+export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
+  const [conversation, addEvents] = useReducer((c: Conversation, events: AcpEventRecord[]) => foldEvents(c, events), EMPTY_CONVERSATION);
+  const lastSeq = useRef(0);
+  lastSeq.current = conversation.lastSeq;
+  const [status, setStatus] = useState<Status>("connecting");
+  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState("");
+  const bottom = useRef<HTMLDivElement>(null);
+  const id = session.id;
+
+  useEffect(() => {
+    const socket = studySocket();
+    let disposed = false;
+    const onEvent = (sessionId: string, event: AcpEventRecord) => {
+      if (sessionId === id && !disposed) addEvents([event]);
+    };
+    const attach = () => {
+      setStatus((s) => (s === "connecting" ? s : "reconnecting"));
+      socket.emit("acp:attach", { sessionId: id, sinceSeq: lastSeq.current }, (result) => {
+        if (disposed) return;
+        if (result.ok) {
+          setStatus("live");
+          setError(null);
+        } else if (result.session?.status === "ended") {
+          setStatus("ended");
+          onEnded(result.session);
+        } else {
+          setStatus("error");
+          setError(result.error);
+        }
+      });
+    };
+    const onEndedEvent = (sessionId: string, view: SessionView) => {
+      if (sessionId !== id) return;
+      setStatus("ended");
+      onEnded(view);
+    };
+    const onDisconnect = () => setStatus("reconnecting");
+    socket.on("acp:event", onEvent);
+    socket.on("session:ended", onEndedEvent);
+    socket.on("connect", attach);
+    socket.on("disconnect", onDisconnect);
+    if (socket.connected) attach();
+    return () => {
+      disposed = true;
+      socket.off("acp:event", onEvent);
+      socket.off("session:ended", onEndedEvent);
+      socket.off("connect", attach);
+      socket.off("disconnect", onDisconnect);
+      socket.emit("acp:detach", { sessionId: id });
+    };
+  }, [id, onEnded]);
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [conversation.items.length, conversation.items.at(-1)]);
+
+  const send = (event: React.FormEvent) => {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    studySocket().emit("acp:prompt", { sessionId: id, text }, (result) => {
+      if (result.ok) setDraft("");
+      else setError(result.error);
+    });
+  };
+  const stop = () => studySocket().emit("acp:cancel", { sessionId: id }, (r) => (r.ok ? undefined : setError(r.error)));
+  const answer = (requestId: string, optionId: string) =>
+    studySocket().emit("acp:permission", { sessionId: id, requestId, optionId }, (r) => (r.ok ? undefined : setError(r.error)));
+
+  return (
+    <section className="chat" aria-label="Tutor chat">
+      <div className="console-bar">
+        <div>
+          <strong>{session.topic}</strong> <span className="muted">with {session.agent}</span>{" "}
+          <span className="badge live" data-testid="chat-status">
+            {status}
+          </span>
+        </div>
+        <EndSessionButton onEnded={onEnded} onError={setError} />
+      </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {conversation.plan.length > 0 ? (
+        <div className="panel plan" data-testid="plan">
+          <strong>Plan</strong>
+          <ul>
+            {conversation.plan.map((entry, i) => (
+              <li key={i} data-status={entry.status}>
+                <input type="checkbox" readOnly checked={entry.status === "completed"} aria-label={entry.content} /> {entry.content}
+                {entry.status === "in_progress" ? <span className="muted"> (in progress)</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <ol className="messages" data-testid="messages">
+        {conversation.items.length === 0 ? <li className="muted">Ask your tutor anything about {session.topic}.</li> : null}
+        {conversation.items.map((item) => (
+          <ChatEntry key={item.key} item={item} onAnswer={answer} />
+        ))}
+      </ol>
+      <div ref={bottom} />
+      <form className="composer" onSubmit={send}>
+        <label htmlFor="prompt" className="visually-hidden">
+          Message to the tutor
+        </label>
+        <textarea
+          id="prompt"
+          rows={2}
+          value={draft}
+          maxLength={16_000}
+          placeholder={conversation.busy ? "The tutor is answering…" : "Ask the tutor"}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey && !conversation.busy) send(e);
+          }}
+        />
+        {conversation.busy ? (
+          <button type="button" className="danger" onClick={stop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={!draft.trim() || status !== "live"}>
+            Send
+          </button>
+        )}
+      </form>
+    </section>
+  );
+}
+
+export function ChatEntry({ item, onAnswer }: { item: ChatItem; onAnswer?: (requestId: string, optionId: string) => void }) {
+  switch (item.type) {
+    case "learner":
+      return <li className="msg learner" data-testid="learner-message">{item.text}</li>;
+    case "agent":
+      return (
+        <li className="msg agent" data-testid="agent-message">
+          <Markdown text={item.text} />
+        </li>
+      );
+    case "thought":
+      return (
+        <li className="msg thought">
+          <details>
+            <summary>Thinking</summary>
+            <p>{item.text}</p>
+          </details>
+        </li>
+      );
+    case "tool":
+      return (
+        <li className="msg tool" data-testid="tool-call" data-status={item.status}>
+          <span className="badge">{item.kind}</span> {item.title} <span className="muted">· {item.status.replace("_", " ")}</span>
+        </li>
+      );
+    case "permission":
+      return (
+        <li className="msg permission panel" data-testid="permission">
+          <p>
+            <strong>The tutor asks:</strong> {item.title}
+          </p>
+          {item.answer === null && onAnswer ? (
+            <div className="row">
+              {item.options.map((o) => (
+                <button key={o.optionId} className={o.kind.startsWith("allow") ? "primary" : ""} onClick={() => onAnswer(item.requestId, o.optionId)}>
+                  {o.name}
+                </button>
+              ))}
+            </div>
+          ) : (
+            <p className="muted">Answered: {item.answer ?? "no answer"}</p>
+          )}
+        </li>
+      );
+    case "notice":
+      return <li className="msg notice muted">{item.text}</li>;
+  }
+}

@@ -1,0 +1,34 @@
+"use client";
+// "End session", asking first: the tutor stops and the summary is written.
+import { useState } from "react";
+import type { SessionView } from "@/server/sessions/session-view";
+
+export function EndSessionButton({ onEnded, onError }: { onEnded: (view: SessionView) => void; onError: (message: string) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const end = async () => {
+    setConfirming(false);
+    const res = await fetch("/api/session/end", { method: "POST" });
+    const body = (await res.json().catch(() => ({}))) as { session?: SessionView; error?: string };
+    if (res.ok && body.session) onEnded(body.session);
+    else onError(body.error ?? "Could not end the session.");
+  };
+  return (
+    <>
+      <button className="danger" onClick={() => setConfirming(true)}>
+        End session
+      </button>
+      {confirming ? (
+        <dialog open aria-labelledby="end-title">
+          <h2 id="end-title">End this session?</h2>
+          <p>The tutor stops and StudyLoop writes your summary. Your notes stay.</p>
+          <div className="row">
+            <button onClick={() => setConfirming(false)}>Keep studying</button>
+            <button className="danger" onClick={() => void end()}>
+              End session
+            </button>
+          </div>
+        </dialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+// `studyloop park "question"`: the tutor parks a stray thought in the running session, marked as
+// from the agent, so the learner can come back to it after focusing.
+import { PARKED_TEXT_MAX_CHARS } from "../api/schemas.ts";
+import type { CommandSpec } from "./options.ts";
+import { formatHelp, parseCommand, UsageError } from "./options.ts";
+import { postToSession, sessionEnv, type Fetch } from "./session-client.ts";
+
+export const parkCommand: CommandSpec = {
+  name: "park",
+  summary: "Park a thought in the running study session, to come back to after focusing (for the tutor).",
+  usage: 'studyloop park "TEXT"',
+  options: [],
+  maxPositionals: Number.POSITIVE_INFINITY,
+};
+
+/** The text to park, from the words given (quoted or not). Pure. */
+export function parseParkArgs(argv: readonly string[]): { help: true } | { help: false; text: string } {
+  const parsed = parseCommand(parkCommand, argv);
+  if (parsed.help) return { help: true };
+  const text = parsed.positionals.join(" ").trim();
+  if (!text) throw new UsageError('Say what to park, e.g. studyloop park "why do closures capture variables?"');
+  if (text.length > PARKED_TEXT_MAX_CHARS) {
+    throw new UsageError(`The thought is ${text.length} characters long; park at most ${PARKED_TEXT_MAX_CHARS} (a sentence or two). Nothing was written.`);
+  }
+  return { help: false, text };
+}
+
+export async function runPark(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env, fetchImpl?: Fetch): Promise<number> {
+  const args = parseParkArgs(argv);
+  if (args.help) {
+    console.log(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    return 0;
+  }
+  await postToSession(sessionEnv("park", env), "/api/parking", { text: args.text }, fetchImpl);
+  console.log(`Parked for after the session: ${args.text}`);
+  return 0;
+}

@@ -1,0 +1,99 @@
+// The history readers: the session list (filter and search), one session's detail and timeline,
+// the dashboard's charts, and the suggestions a new session starts with. Route handlers and pages
+// both call these, so the API and what the pages show cannot disagree.
+import type { Db } from "../db/client.ts";
+import type { SessionService } from "../sessions/session-service.ts";
+import type { SessionView } from "../sessions/session-view.ts";
+import { dayKey, focusByDay, heatmap, streak, topicTallies, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
+import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "./study-view.ts";
+import type { StudyLog } from "./study-log.ts";
+import { readTimer, timerStateOf } from "./timer.ts";
+
+export interface HistoryFilter {
+  readonly topic?: string;
+  readonly q?: string;
+  readonly take?: number;
+}
+
+export interface SessionDetail {
+  readonly session: SessionView;
+  readonly marks: readonly MarkView[];
+  readonly parked: readonly ParkedView[];
+  readonly timeline: readonly TimelineEntry[];
+  readonly transcript: string | null;
+}
+
+export interface DashboardStats {
+  readonly today: string;
+  readonly heatmap: Heatmap;
+  readonly streak: Streak;
+  readonly topics: readonly TopicTally[];
+}
+
+export interface NextSessionSuggestions {
+  /** The last ended session whose summary the suggestions come from. */
+  readonly from: { readonly id: string; readonly topic: string; readonly endedAt: string } | null;
+  /** "Revisit closures", pending parked thoughts: the summary's "for next session". */
+  readonly forNextSession: readonly string[];
+  /** Parked items the learner chose to carry: they join the next session's parking lot. */
+  readonly carried: readonly ParkedView[];
+  /** Recent session topics, newest first, for the topic field's suggestions. */
+  readonly recentTopics: readonly string[];
+}
+
+const RECENT_TOPICS = 8;
+
+export class StudyHistory {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionService,
+    private readonly study: StudyLog,
+  ) {}
+
+  /** Sessions newest first; `topic` is the session's topic, `q` searches summaries, notes and parked text. */
+  list(filter: HistoryFilter = {}): Promise<SessionView[]> {
+    return this.sessions.history(filter);
+  }
+
+  async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
+    const rows = await this.db.studySession.findMany({ distinct: ["topic"], select: { topic: true }, orderBy: { startedAt: "desc" }, take: limit });
+    return rows.map((r) => r.topic);
+  }
+
+  async detail(id: string): Promise<SessionDetail | null> {
+    const found = await this.sessions.session(id);
+    if (!found) return null;
+    const [marks, parked] = await Promise.all([this.study.markViews(id), this.study.parkedViews(id, found.view.topic)]);
+    return { session: found.view, marks, parked, timeline: buildTimeline(found.view, marks, parked), transcript: found.transcript };
+  }
+
+  /** The charts: focus minutes per day for 12 weeks, the streak, wins and struggles per topic. */
+  async stats(now: Date = new Date()): Promise<DashboardStats> {
+    await this.sessions.reconcileOpen();
+    const [rows, marks] = await Promise.all([
+      this.db.studySession.findMany({
+        select: { startedAt: true, endedAt: true, pausedAt: true, pausedMs: true, focusPlan: true, focusMinutes: true, breakMinutes: true, nudgesShown: true },
+      }),
+      this.db.topicMark.findMany({ select: { topic: true, status: true } }),
+    ]);
+    const byDay = focusByDay(
+      rows.map((row) => ({
+        startedAt: row.startedAt,
+        endedAt: row.endedAt ?? now,
+        focusMs: readTimer(timerStateOf(row), now.getTime()).focusMs,
+      })),
+    );
+    return { today: dayKey(now), heatmap: heatmap(byDay, now), streak: streak(byDay, now), topics: topicTallies(marks) };
+  }
+
+  async suggestions(): Promise<NextSessionSuggestions> {
+    const [state, carried, recentTopics] = await Promise.all([this.sessions.state(), this.study.waitingToCarry(), this.recentTopics()]);
+    const last = state.lastEnded;
+    if (!last?.endedAt) return { from: null, forNextSession: [], carried, recentTopics };
+    // The summary's struggles, and its parked thoughts as they stand now: one resolved since the
+    // end is no longer suggested, one carried is listed with the carried items instead.
+    const stillPending = (await this.study.parkedViews(last.id)).filter((p) => p.status === "pending").map((p) => p.text);
+    const struggles = (last.summary?.struggles ?? []).map((topic) => `Revisit ${topic}`);
+    return { from: { id: last.id, topic: last.topic, endedAt: last.endedAt }, forNextSession: [...struggles, ...stillPending], carried, recentTopics };
+  }
+}

@@ -1,0 +1,161 @@
+// The dashboard's charts as numbers: focus time per day (the 12-week calendar heatmap), the streak,
+// and wins and struggles per topic. Pure; days are the server's local calendar days.
+
+export const HEATMAP_WEEKS = 12;
+/** Heatmap shades by minutes of focus in a day: 1 (under 15), 2 (under 30), 3 (under 60), 4. */
+const LEVEL_MINUTES = [15, 30, 60] as const;
+
+export interface StudyInterval {
+  readonly startedAt: Date;
+  /** The end, or now for a live session. */
+  readonly endedAt: Date;
+  /** Focus time within the interval (paused time removed). */
+  readonly focusMs: number;
+}
+
+/** "2026-03-02" in local time. */
+export function dayKey(date: Date): string {
+  const y = date.getFullYear();
+  const m = String(date.getMonth() + 1).padStart(2, "0");
+  const d = String(date.getDate()).padStart(2, "0");
+  return `${y}-${m}-${d}`;
+}
+
+function startOfDay(date: Date): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate());
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+}
+
+/**
+ * Focus ms per day. A session that crosses midnight is shared between the days by wall time; its
+ * pauses are spread evenly (where in the session they fell is not stored).
+ */
+export function focusByDay(intervals: readonly StudyInterval[]): Map<string, number> {
+  const byDay = new Map<string, number>();
+  for (const s of intervals) {
+    const start = s.startedAt.getTime();
+    const end = Math.max(start, s.endedAt.getTime());
+    const focus = Math.max(0, s.focusMs);
+    if (focus === 0) continue;
+    if (end === start) {
+      add(byDay, dayKey(s.startedAt), focus);
+      continue;
+    }
+    const ratio = Math.min(1, focus / (end - start));
+    for (let day = startOfDay(s.startedAt); day.getTime() < end; day = addDays(day, 1)) {
+      const from = Math.max(start, day.getTime());
+      const to = Math.min(end, addDays(day, 1).getTime());
+      if (to > from) add(byDay, dayKey(day), (to - from) * ratio);
+    }
+  }
+  return byDay;
+}
+
+function add(map: Map<string, number>, key: string, ms: number): void {
+  map.set(key, (map.get(key) ?? 0) + ms);
+}
+
+export interface HeatmapCell {
+  readonly date: string;
+  readonly focusMs: number;
+  /** 0 (none) to 4. */
+  readonly level: number;
+  readonly today: boolean;
+  readonly future: boolean;
+}
+
+export interface Heatmap {
+  /** Columns of 7 days, Monday first, oldest week first; the last column holds today. */
+  readonly weeks: readonly (readonly HeatmapCell[])[];
+  readonly totalMs: number;
+  readonly activeDays: number;
+}
+
+export function level(focusMs: number): number {
+  if (focusMs <= 0) return 0;
+  const minutes = focusMs / 60_000;
+  const index = LEVEL_MINUTES.findIndex((limit) => minutes < limit);
+  return index === -1 ? LEVEL_MINUTES.length + 1 : index + 1;
+}
+
+export function heatmap(byDay: ReadonlyMap<string, number>, today: Date, weeks: number = HEATMAP_WEEKS): Heatmap {
+  const todayStart = startOfDay(today);
+  const mondayOffset = (todayStart.getDay() + 6) % 7; // days since Monday
+  const first = addDays(todayStart, -mondayOffset - (weeks - 1) * 7);
+  const todayKey = dayKey(todayStart);
+  const columns: HeatmapCell[][] = [];
+  let totalMs = 0;
+  let activeDays = 0;
+  for (let w = 0; w < weeks; w++) {
+    const column: HeatmapCell[] = [];
+    for (let d = 0; d < 7; d++) {
+      const date = addDays(first, w * 7 + d);
+      const key = dayKey(date);
+      const future = date.getTime() > todayStart.getTime();
+      const focusMs = future ? 0 : (byDay.get(key) ?? 0);
+      totalMs += focusMs;
+      if (focusMs > 0) activeDays++;
+      column.push({ date: key, focusMs, level: level(focusMs), today: key === todayKey, future });
+    }
+    columns.push(column);
+  }
+  return { weeks: columns, totalMs, activeDays };
+}
+
+export interface Streak {
+  /** Days in a row with some focus, ending today (or yesterday, while today is still open). */
+  readonly current: number;
+  readonly longest: number;
+  readonly studiedToday: boolean;
+}
+
+export function streak(byDay: ReadonlyMap<string, number>, today: Date): Streak {
+  const studied = (date: Date) => (byDay.get(dayKey(date)) ?? 0) > 0;
+  const todayStart = startOfDay(today);
+  const studiedToday = studied(todayStart);
+  let current = 0;
+  for (let day = studiedToday ? todayStart : addDays(todayStart, -1); studied(day); day = addDays(day, -1)) current++;
+
+  const days = [...byDay.entries()].filter(([, ms]) => ms > 0).map(([key]) => key).sort();
+  let longest = 0;
+  let run = 0;
+  let previous: Date | null = null;
+  for (const key of days) {
+    const [y, m, d] = key.split("-").map(Number) as [number, number, number];
+    const date = new Date(y, m - 1, d);
+    run = previous && dayKey(addDays(previous, 1)) === key ? run + 1 : 1;
+    longest = Math.max(longest, run);
+    previous = date;
+  }
+  return { current, longest: Math.max(longest, current), studiedToday };
+}
+
+export interface TopicTally {
+  readonly topic: string;
+  readonly wins: number;
+  readonly struggles: number;
+  readonly learning: number;
+  readonly insights: number;
+}
+
+/** Marks counted per topic (topics compared without case or surrounding space), busiest first. */
+export function topicTallies(marks: readonly { topic: string; status: string }[], limit = 10): TopicTally[] {
+  const byKey = new Map<string, { topic: string; wins: number; struggles: number; learning: number; insights: number }>();
+  for (const m of marks) {
+    const topic = m.topic.trim();
+    const key = topic.toLowerCase();
+    const t = byKey.get(key) ?? { topic, wins: 0, struggles: 0, learning: 0, insights: 0 };
+    if (m.status === "win") t.wins++;
+    else if (m.status === "struggling") t.struggles++;
+    else if (m.status === "learning") t.learning++;
+    else if (m.status === "insight") t.insights++;
+    byKey.set(key, t);
+  }
+  return [...byKey.values()]
+    .filter((t) => t.wins + t.struggles > 0)
+    .sort((a, b) => b.wins + b.struggles - (a.wins + a.struggles) || a.topic.localeCompare(b.topic))
+    .slice(0, limit);
+}
