@@ -32,6 +32,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav aria-label="Main">
             <Link href="/">Dashboard</Link>
             <Link href="/study">Study</Link>
+            <Link href="/parking">Parking lot</Link>
             <Link href="/devices">Devices</Link>
           </nav>
         </header>

@@ -1,21 +1,45 @@
 import Link from "next/link";
 import { getRuntime } from "@/server/runtime";
+import { HistoryQuerySchema, type HistoryQuery } from "@/server/api/study-schemas";
+import type { SessionView } from "@/server/sessions/session-view";
 import { LiveCard } from "./components/LiveCard";
 import { PairDevice } from "./components/PairDevice";
+import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
 
 export const dynamic = "force-dynamic";
 
-export default async function DashboardPage() {
-  const { sessions } = getRuntime();
-  const [state, history] = await Promise.all([sessions.state(), sessions.history({ take: 50 })]);
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { sessions, study } = getRuntime();
+  const raw = await searchParams;
+  // The same schema as GET /api/sessions; a filter that does not parse is shown and ignored.
+  const parsed = HistoryQuerySchema.safeParse({ topic: first(raw.topic), q: first(raw.q) });
+  const filter: HistoryQuery = parsed.success ? parsed.data : { topic: undefined, q: undefined };
+  const filtering = Boolean(filter.topic || filter.q);
+  // Read through the same functions the API uses (GET /api/session/state, /api/sessions, /api/stats).
+  const [state, history, stats, topics] = await Promise.all([
+    sessions.state(),
+    study.history.list({ ...filter, take: 50 }),
+    study.history.stats(),
+    study.history.recentTopics(50),
+  ]);
   const past = history.filter((s) => s.status === "ended");
+  const noHistoryYet = !filtering && past.length === 0;
   return (
     <div className="stack">
       <h1>Dashboard</h1>
       <LiveCard initial={state} />
-      <section aria-labelledby="history-heading">
+      <div className="charts">
+        <Heatmap stats={stats} />
+        <div className="stack">
+          <StreakCard stats={stats} />
+          <TopicBars stats={stats} />
+        </div>
+      </div>
+      <section aria-labelledby="history-heading" className="stack">
         <h2 id="history-heading">History</h2>
-        {past.length === 0 ? (
+        {noHistoryYet ? (
           <div className="panel notice">
             <p>
               <strong>No study sessions yet.</strong> Start your first one: pick a topic, say how much energy you
@@ -26,23 +50,79 @@ export default async function DashboardPage() {
             </Link>
           </div>
         ) : (
-          <ul className="history">
-            {past.map((s) => (
-              <li key={s.id} className="panel">
-                <Link href={`/sessions/${s.id}`}>
-                  <strong>{s.topic}</strong>
-                  <div className="meta">
-                    {new Date(s.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} ·{" "}
-                    {s.durationMinutes ?? 0} min · {s.agent} · {s.winCount} wins · {s.struggleCount} struggles
-                  </div>
-                  {s.explanation ? <div className="meta">{s.explanation}</div> : null}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <>
+            <form className="history-filter panel" method="get" action="/" role="search" aria-label="Find sessions">
+              <div>
+                <label htmlFor="history-topic">Topic</label>
+                <select id="history-topic" name="topic" defaultValue={filter.topic ?? ""}>
+                  <option value="">All topics</option>
+                  {topics.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div>
+                <label htmlFor="history-q">Search summaries, notes and parked thoughts</label>
+                <input id="history-q" name="q" type="search" maxLength={200} defaultValue={filter.q ?? ""} placeholder="e.g. monad" />
+              </div>
+              <div className="row">
+                <button type="submit" className="primary">
+                  Search
+                </button>
+                {filtering ? (
+                  <Link className="button" href="/">
+                    Show all
+                  </Link>
+                ) : null}
+              </div>
+            </form>
+            {!parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}: showing every session.</p> : null}
+            {past.length === 0 ? (
+              <p className="muted" data-testid="history-empty">
+                No session matches{filter.topic ? ` the topic “${filter.topic}”` : ""}
+                {filter.q ? `${filter.topic ? " and" : ""} “${filter.q}”` : ""}. Try other words, or show all sessions.
+              </p>
+            ) : (
+              <ul className="history" data-testid="history">
+                {past.map((s) => (
+                  <HistoryItem key={s.id} session={s} />
+                ))}
+              </ul>
+            )}
+          </>
         )}
       </section>
       <PairDevice />
     </div>
   );
+}
+
+function HistoryItem({ session: s }: { session: SessionView }) {
+  const summary = s.summary;
+  return (
+    <li className="panel">
+      <Link href={`/sessions/${s.id}`}>
+        <strong>{s.topic}</strong>
+        <div className="meta">
+          {new Date(s.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} · {s.durationMinutes ?? 0} min
+          {summary ? ` (${summary.focusMinutes} min focus)` : ""} · {s.agent} · {s.winCount} {s.winCount === 1 ? "win" : "wins"} · {s.struggleCount}{" "}
+          {s.struggleCount === 1 ? "struggle" : "struggles"}
+        </div>
+        {summary && (summary.wins.length > 0 || summary.parked.length > 0) ? (
+          <div className="meta">
+            {summary.wins.length ? `Wins: ${summary.wins.join(", ")}` : ""}
+            {summary.wins.length && summary.parked.length ? " · " : ""}
+            {summary.parked.length ? `Parked: ${summary.parked.join(" · ")}` : ""}
+          </div>
+        ) : null}
+        {s.explanation ? <div className="meta">{s.explanation}</div> : null}
+      </Link>
+    </li>
+  );
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,8 +1,12 @@
 "use client";
 // The live session card: the same state GET /api/session/state returns, pushed on every change.
 import Link from "next/link";
-import { useEffect, useState } from "react";
-import type { SessionStateView } from "@/server/sessions/session-view";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
+import { formatClock, readTimer } from "@/server/study/timer";
+import { useStudyLive } from "./study-live";
+import { useServerNow } from "./server-clock";
 import { studySocket } from "./socket";
 
 export function LiveCard({ initial }: { initial: SessionStateView }) {
@@ -21,6 +25,15 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
       socket.off("connect", watch);
     };
   }, []);
+
+  // When the live session ends, the page's history and charts (rendered by the server) are read again.
+  const router = useRouter();
+  const liveId = useRef(initial.session?.id ?? null);
+  useEffect(() => {
+    const id = state.session?.id ?? null;
+    if (liveId.current && liveId.current !== id) router.refresh();
+    liveId.current = id;
+  }, [state.session?.id, router]);
 
   const s = state.session;
   if (!s) {
@@ -43,10 +56,34 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
           with {s.agent} since {new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}
         </span>
       </div>
+      <LiveLoop session={s} />
       {state.verdict?.notice ? <p className="muted">{state.verdict.notice}</p> : null}
       <Link className="button primary" href="/study">
         {state.attach ? "Open the session" : "See the session"}
       </Link>
     </section>
+  );
+}
+
+/** The focus time and the session's marks and parked thoughts, as they change. */
+function LiveLoop({ session }: { session: SessionView }) {
+  const now = useServerNow();
+  const { view } = useStudyLive(session.id);
+  const timer = view?.timer ?? session.timer;
+  const reading = now === null ? null : readTimer(timer, now);
+  const wins = view?.winCount ?? session.winCount;
+  const struggles = view?.struggleCount ?? session.struggleCount;
+  const parked = view?.parked.length ?? 0;
+  return (
+    <p className="live-loop" data-testid="live-loop">
+      <span data-testid="live-focus">
+        {reading === null ? "Focus –:––" : reading.paused ? `Paused at ${formatClock(reading.focusMs)} of focus` : `Focus ${formatClock(reading.focusMs)}`}
+      </span>
+      {reading?.next && !reading.paused ? <span className="muted"> · break in {formatClock(reading.next.inMs)}</span> : null}
+      <span className="muted" data-testid="live-counts">
+        {" "}
+        · {wins} {wins === 1 ? "win" : "wins"} · {struggles} {struggles === 1 ? "struggle" : "struggles"} · {parked} parked
+      </span>
+    </p>
   );
 }

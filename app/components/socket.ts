@@ -8,6 +8,32 @@ export type StudySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 let socket: StudySocket | undefined;
 
 export function studySocket(): StudySocket {
-  socket ??= io({ path: "/socket.io", transports: ["websocket", "polling"] });
+  if (!socket) {
+    socket = io({ path: "/socket.io", transports: ["websocket", "polling"] });
+    watchPairing(socket);
+  }
   return socket;
+}
+
+/**
+ * A device revoked while its page is open has its socket closed by the server, and its reconnects
+ * refused. The page then asks whether it is still paired and, if not, reloads: the server answers a
+ * reload with the page that explains how to pair again.
+ */
+function watchPairing(s: StudySocket): void {
+  let checking = false;
+  const check = () => {
+    if (checking) return;
+    checking = true;
+    fetch("/api/devices/me", { cache: "no-store" })
+      .then((res) => {
+        if (res.status === 401) window.location.reload();
+      })
+      .catch(() => undefined) // the server is away: socket.io keeps trying
+      .finally(() => (checking = false));
+  };
+  s.on("disconnect", (reason) => {
+    if (reason === "io server disconnect") check();
+  });
+  s.on("connect_error", check);
 }

@@ -1,6 +1,7 @@
 "use client";
 // The paired devices with their last-seen time; revoking one disconnects it at once.
 import { useState } from "react";
+import "../components/devices.css";
 import type { DeviceView } from "@/server/security/access-control";
 
 export function DeviceList({ initial, current }: { initial: DeviceView[]; current: string | null }) {

@@ -1,19 +1,40 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView } from "@/server/sessions/session-view";
+import type { NextSessionSuggestions } from "@/server/study/history";
+import type { FocusPlanKind } from "@/server/study/focus-plan";
+import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
+import { loadRemembered, saveRemembered } from "./remembered-choices";
 
-export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onStarted: (state: SessionStateView) => void }) {
+export function StartForm({
+  agents,
+  onStarted,
+  suggestions: initialSuggestions = null,
+}: {
+  agents: AgentListing[];
+  onStarted: (state: SessionStateView) => void;
+  suggestions?: NextSessionSuggestions | null;
+}) {
   const firstAvailable = agents.find((a) => a.available)?.name ?? agents[0]?.name ?? "";
   const [topic, setTopic] = useState("");
   const [energy, setEnergy] = useState(5);
   const [agent, setAgent] = useState(firstAvailable);
   const [transport, setTransport] = useState<"pty" | "acp">("pty");
+  const [focusPlan, setFocusPlan] = useState<FocusPlanKind>("energy");
+  const suggestions = useSuggestions(initialSuggestions);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState(false);
   const chosen = agents.find((a) => a.name === agent);
   const speaksAcp = chosen?.transports.includes("acp") ?? false;
+
+  // The focus plan and agent chosen last time on this device.
+  useEffect(() => {
+    const remembered = loadRemembered();
+    if (remembered.focusPlan) setFocusPlan(remembered.focusPlan);
+    if (remembered.agent && agents.some((a) => a.name === remembered.agent)) setAgent(remembered.agent);
+  }, [agents]);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -24,7 +45,7 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
       const res = await fetch("/api/session/start", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ topic, energy, agent, transport: speaksAcp ? transport : "pty" }),
+        body: JSON.stringify({ topic, energy, agent, transport: speaksAcp ? transport : "pty", focusPlan }),
       });
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { error?: string };
@@ -32,6 +53,7 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
         setConflict(res.status === 409);
         return;
       }
+      saveRemembered({ focusPlan, agent });
       const state = await fetch("/api/session/state", { cache: "no-store" });
       onStarted((await state.json()) as SessionStateView);
     } catch {
@@ -50,9 +72,11 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
   return (
     <form className="panel stack" onSubmit={(e) => void submit(e)} aria-labelledby="start-heading">
       <h2 id="start-heading">Start a study session</h2>
+      <ForThisSession suggestions={suggestions} onPick={setTopic} />
       <div>
         <label htmlFor="topic">Topic</label>
-        <input id="topic" name="topic" type="text" required maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. JavaScript closures" />
+        <input id="topic" name="topic" type="text" required maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. JavaScript closures" list="recent-topics" autoComplete="off" />
+        <TopicSuggestions topics={suggestions?.recentTopics ?? []} onPick={setTopic} />
       </div>
       <div>
         <label htmlFor="energy">
@@ -60,6 +84,7 @@ export function StartForm({ agents, onStarted }: { agents: AgentListing[]; onSta
         </label>
         <input id="energy" name="energy" type="range" min={1} max={10} value={energy} onChange={(e) => setEnergy(Number(e.target.value))} />
       </div>
+      <FocusPlanChoice kind={focusPlan} energy={energy} onChange={setFocusPlan} />
       <div>
         <label htmlFor="agent">Tutor agent</label>
         <select id="agent" name="agent" value={agent} onChange={(e) => setAgent(e.target.value)}>

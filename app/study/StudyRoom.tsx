@@ -3,14 +3,25 @@
 import { useCallback, useState } from "react";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
+import type { NextSessionSuggestions } from "@/server/study/history";
 import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
 import { AcpChat } from "./AcpChat";
+import { TmuxSessionView } from "./TmuxSessionView";
+import { LiveStudy } from "./LiveStudy";
 import { SessionSummary } from "../components/SessionSummary";
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
 
-export function StudyRoom({ initialState, agents }: { initialState: SessionStateView; agents: AgentListing[] }) {
+export function StudyRoom({
+  initialState,
+  agents,
+  suggestions = null,
+}: {
+  initialState: SessionStateView;
+  agents: AgentListing[];
+  suggestions?: NextSessionSuggestions | null;
+}) {
   const [state, setState] = useState(initialState);
   const [justEnded, setJustEnded] = useState<SessionView | null>(null);
 
@@ -29,10 +40,16 @@ export function StudyRoom({ initialState, agents }: { initialState: SessionState
 
   const session = state.session;
   if (session && state.attach) {
-    return state.attach.transport === "acp" ? (
-      <AcpChat key={session.id} session={session} onEnded={onEnded} />
-    ) : (
-      <TerminalConsole key={session.id} session={session} onEnded={onEnded} />
+    return (
+      <LiveStudy key={session.id} session={session}>
+        {state.attach.transport === "acp" ? (
+          <AcpChat key={session.id} session={session} onEnded={onEnded} />
+        ) : state.attach.transport === "tmux" ? (
+          <TmuxSessionView key={session.id} session={session} onEnded={onEnded} />
+        ) : (
+          <TerminalConsole key={session.id} session={session} onEnded={onEnded} />
+        )}
+      </LiveStudy>
     );
   }
   if (session) {
@@ -46,9 +63,12 @@ export function StudyRoom({ initialState, agents }: { initialState: SessionState
           <h2>Session ended: {ended.topic}</h2>
           <p>{ended.explanation}</p>
           <SessionSummary session={ended} />
+          <p>
+            <a href={`/sessions/${ended.id}`}>See the whole session: its timeline and transcript</a>
+          </p>
         </section>
       ) : null}
-      <StartForm agents={agents} onStarted={(next) => { setJustEnded(null); setState(next); }} />
+      <StartForm agents={agents} suggestions={suggestions} onStarted={(next) => { setJustEnded(null); setState(next); }} />
     </>
   );
 }

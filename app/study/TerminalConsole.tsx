@@ -11,6 +11,9 @@ import type { TerminalFrameView } from "@/server/realtime/events";
 import { FlowControl } from "@/server/transports/pty/flow-control";
 import { studySocket } from "../components/socket";
 import { terminalTheme } from "../components/terminal-theme";
+import { KeyBar } from "./KeyBar";
+import { KeyBarKeys } from "./key-bar-keys";
+import { supportPhone } from "./phone-support";
 
 type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
 
@@ -19,6 +22,7 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
   const [status, setStatus] = useState<Status>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [keys] = useState(() => new KeyBarKeys());
 
   useEffect(() => {
     const element = host.current;
@@ -115,7 +119,12 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
     socket.on("disconnect", onDisconnect);
     if (socket.connected) attach();
 
-    const input = term.onData((data) => socket.emit("terminal:input", { sessionId: id, data }));
+    keys.connect({
+      send: (data) => socket.emit("terminal:input", { sessionId: id, data }),
+      applicationCursor: () => term.modes.applicationCursorKeysMode,
+    });
+    const input = term.onData((data) => keys.typed(data));
+    const stopPhone = supportPhone(element, socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
     term.focus();
@@ -125,6 +134,8 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
       clearInterval(ackTimer);
       observer.disconnect();
       input.dispose();
+      stopPhone();
+      keys.disconnect();
       socket.off("terminal:frame", onFrame);
       socket.off("session:ended", onEndedEvent);
       socket.off("terminal:error", onTerminalError);
@@ -161,6 +172,7 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
         </p>
       ) : null}
       <div className="terminal-frame" ref={host} data-testid="terminal" />
+      <KeyBar keys={keys} />
       {confirming ? (
         <dialog open aria-labelledby="end-title">
           <h2 id="end-title">End this session?</h2>

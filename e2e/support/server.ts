@@ -11,6 +11,8 @@ export const ACP_TEST_AGENT = path.join(ROOT, "e2e", "fixtures", "acp-test-agent
 
 export interface StartedServer {
   readonly url: string;
+  /** With --lan: the one-time pairing link printed for this machine (loopback). */
+  readonly pairLink: string | undefined;
   readonly dataDir: string;
   readonly process: ChildProcess;
   readonly output: () => string;
@@ -51,8 +53,9 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`StudyLoop did not start within 60 s:\n${output}`)), 60_000);
     const onData = () => {
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
+      const match = /running at (https?:\/\/\S+)/.exec(output);
+      // With --lan the pairing links come between "running at" and this line.
+      if (match && output.includes("Press Ctrl-C to stop.")) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
@@ -65,6 +68,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   });
   return {
     url,
+    pairLink: /This machine: \S+\n\s+pair: (\S+)/.exec(output)?.[1],
     dataDir,
     process: child,
     output: () => output,

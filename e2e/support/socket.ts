@@ -4,8 +4,16 @@ import type { ClientToServerEvents, ServerToClientEvents, TerminalFrameView } fr
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export async function connect(url: string): Promise<TestSocket> {
-  const socket: TestSocket = io(url, { path: "/socket.io", transports: ["websocket"], reconnection: false, forceNew: true });
+/** `headers` (Node only): a device cookie, an Origin. `insecure` accepts a self-signed certificate. */
+export async function connect(url: string, opts: { headers?: Record<string, string>; transport?: "websocket" | "polling"; insecure?: boolean } = {}): Promise<TestSocket> {
+  const socket: TestSocket = io(url, {
+    path: "/socket.io",
+    transports: [opts.transport ?? "websocket"],
+    reconnection: false,
+    forceNew: true,
+    ...(opts.headers ? { extraHeaders: opts.headers } : {}),
+    ...(opts.insecure ? { rejectUnauthorized: false } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());
     socket.once("connect_error", reject);

@@ -4,8 +4,11 @@ import { UsageError } from "./options.ts";
 import { runWeb, webCommand } from "./web.ts";
 import { parkCommand, runPark } from "./park.ts";
 import { runTopic, topicCommand } from "./topic.ts";
+import { runStudy, studyCommand } from "./study.ts";
+import { runStatus, statusCommand } from "./status.ts";
+import { runTmuxRun } from "./tmux-run.ts";
 
-const COMMANDS = [webCommand, parkCommand, topicCommand] as const;
+const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand] as const;
 
 const HELP = `Usage: studyloop <command> [options]
 
@@ -28,6 +31,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case "web":
         return await runWeb(rest);
+      case "study":
+        return await runStudy(rest);
+      case "status":
+        return await runStatus(rest);
+      case "_tmux-run":
+        return await runTmuxRun(rest);
       case "park":
         return await runPark(rest);
       case "topic":

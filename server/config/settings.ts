@@ -19,6 +19,8 @@ export const SettingsSchema = z.object({
   STUDYLOOP_TIMER_MINUTE_SECONDS: seconds(60),
   /** How long an ACP agent has to answer initialize and session/new. */
   STUDYLOOP_ACP_HANDSHAKE_SECONDS: seconds(15),
+  /** A private tmux server (tmux -L NAME) for CLI sessions; unset: the learner's default tmux. */
+  STUDYLOOP_TMUX_SOCKET: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
 });
@@ -29,7 +31,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = SettingsSchema.safeParse(env);
   if (!parsed.success) {
     const names = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
-    throw new Error(`These settings are not valid numbers of seconds: ${names}.`);
+    throw new Error(`These settings are not valid: ${names}.`);
   }
   return parsed.data;
 }

@@ -206,13 +206,15 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
 
   /**
    * Fresh links for the dashboard's "Pair a device", each with its QR code: the address this request
-   * came on (when it is not loopback) and every LAN address. None while serving this machine only.
+   * came on, then every LAN address; asked from this machine, a loopback link for another browser on
+   * it comes first (label "this machine"). None while serving this machine only.
    */
   async freshPairing(requestHost: string | undefined): Promise<{ required: boolean; links: (PairingLink & { qrSvg: string })[] }> {
     if (!this.requirePairing) return { required: false, links: [] };
     const name = hostName(requestHost);
-    const extraOrigin = name && !isLoopbackName(name) ? servedOrigin(requestHost, this.tls) : undefined;
-    const links = this.pairingLinks({ includeLoopback: false, ...(extraOrigin ? { extraOrigin } : {}) });
+    const local = name !== undefined && isLoopbackName(name);
+    const extraOrigin = name && !local ? servedOrigin(requestHost, this.tls) : undefined;
+    const links = this.pairingLinks({ includeLoopback: local, ...(extraOrigin ? { extraOrigin } : {}) });
     return { required: true, links: await Promise.all(links.map(async (link) => ({ ...link, qrSvg: await qrSvg(link.pairUrl) }))) };
   }
 

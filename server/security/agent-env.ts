@@ -10,19 +10,25 @@ export function isScrubbed(name: string): boolean {
   return SECRET_PARTS.some((part) => upper.includes(part)) || SERVER_PREFIXES.some((p) => upper.startsWith(p));
 }
 
-export function agentEnvironment(
-  base: NodeJS.ProcessEnv,
-  session: { id: string; token: string; serverUrl: string; dataDir: string },
-): Record<string, string> {
+/** The learner's environment without secrets or StudyLoop's own settings. */
+export function scrubbedEnvironment(base: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
     if (value !== undefined && !isScrubbed(name)) env[name] = value;
   }
+  return env;
+}
+
+export function agentEnvironment(
+  base: NodeJS.ProcessEnv,
+  session: { id: string; token: string; serverUrl: string | null; dataDir: string },
+): Record<string, string> {
+  const env = scrubbedEnvironment(base);
   env.TERM = "xterm-256color";
   env.COLORTERM = "truecolor";
   env.STUDYLOOP_SESSION_ID = session.id;
   env.STUDYLOOP_SESSION_TOKEN = session.token;
-  env.STUDYLOOP_URL = session.serverUrl;
+  if (session.serverUrl) env.STUDYLOOP_URL = session.serverUrl;
   env.STUDYLOOP_DATA_DIR = session.dataDir;
   return env;
 }

@@ -5,8 +5,10 @@ import { hashSecret, isWellFormedSecret, newSecret } from "./secrets.ts";
 export const PairingLimits = {
   /** How long a printed or shown pairing link works (the issue's 10 minutes). */
   DEFAULT_TTL_MS: 10 * 60_000,
-  /** Outstanding tokens kept at most; the oldest is dropped first, so memory stays bounded. */
+  /** Tokens kept at most; the oldest is dropped first, so memory stays bounded. */
   MAX_OUTSTANDING: 100,
+  /** An expired or used token is remembered this long (ms) past its expiry, to say why it fails. */
+  REMEMBER_AFTER_EXPIRY_MS: 60 * 60_000,
 } as const;
 
 export type RedeemResult = { ok: true } | { ok: false; reason: "unknown" | "expired" | "used" };
@@ -17,7 +19,7 @@ interface Entry {
 }
 
 export class PairingTokens {
-  /** By token hash; insertion order is issue order. Used tokens stay until they expire, to say "used". */
+  /** By token hash; insertion order is issue order. Dead tokens stay a while, to say "used" or "expired". */
   private readonly entries = new Map<string, Entry>();
 
   constructor(
@@ -55,13 +57,15 @@ export class PairingTokens {
     return verdict;
   }
 
+  /** Tokens that would still be accepted. */
   get outstanding(): number {
     this.sweep();
-    return [...this.entries.values()].filter((e) => !e.used).length;
+    const now = this.now();
+    return [...this.entries.values()].filter((e) => !e.used && now < e.expiresAt).length;
   }
 
   private sweep(): void {
     const now = this.now();
-    for (const [hash, entry] of this.entries) if (now >= entry.expiresAt) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries) if (now >= entry.expiresAt + PairingLimits.REMEMBER_AFTER_EXPIRY_MS) this.entries.delete(hash);
   }
 }

@@ -11,12 +11,14 @@ import type { Settings } from "../config/settings.ts";
 import { sessionsDir } from "../config/paths.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
-import { agentEnvironment } from "../security/agent-env.ts";
+import { agentEnvironment, scrubbedEnvironment } from "../security/agent-env.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { ApiError, conflict, notFound } from "../api/api-error.ts";
 import type { StartSessionInput } from "../api/schemas.ts";
 import { TerminalSession, type TerminalFrame } from "../transports/pty/terminal-session.ts";
-import { focusPlanFor } from "../study/focus-plan.ts";
+import { focusPlanFor, type FocusPlan } from "../study/focus-plan.ts";
+import type { AgentDefinition } from "../agents/agent-catalog.ts";
+import { attachCommand, capturePane, killSession, newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import { LiveRegistry, agentProcess, type LiveRunner, type LiveSession } from "./live-registry.ts";
 import { AcpSession } from "../transports/acp/acp-session.ts";
 import { AcpFanout } from "../transports/acp/acp-fanout.ts";
@@ -60,6 +62,30 @@ export interface SessionEvents {
 }
 
 const TICK_MS = 1_000;
+
+/** What a start asks for: the HTTP body's fields, or the CLI's with transport "tmux". */
+type StartRequest = Omit<StartSessionInput, "transport"> & { transport: "pty" | "acp" | "tmux" };
+
+/** Who will own the claimed row (a server process, or tmux for CLI sessions). */
+interface ClaimOwner {
+  readonly id?: string;
+  readonly ownerInstance: string | null;
+  readonly ownerPid: number | null;
+  readonly ownerPidStartTime: string | null;
+  readonly ownerUrl: string | null;
+  readonly muxSession: string | null;
+}
+
+interface Claim {
+  readonly id: string;
+  readonly token: string;
+  readonly agent: AgentDefinition;
+  readonly executable: string;
+  readonly args: string[];
+  readonly plan: FocusPlan;
+  readonly now: Date;
+  readonly cwd: string;
+}
 /** What node-pty's child prints when exec fails (the program is not runnable). */
 const EXEC_FAILED = /^execvp\(3\) failed\.:?(.*)$/m;
 
@@ -70,6 +96,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
   private readonly store: SessionStore;
   /** Per ACP session, the chain of event writes: events are stored one after another, in order. */
   private readonly acpWrites = new Map<string, Promise<void>>();
+  /** Browser viewers of CLI (tmux) sessions: one `tmux attach` pty per session. */
+  private readonly tmuxViewers = new Map<string, { terminal: TerminalSession; viewers: Set<string> }>();
   private timer: NodeJS.Timeout | undefined;
   private lastHeartbeat = 0;
   private stopped = false;
@@ -92,16 +120,19 @@ export class SessionService extends EventEmitter<SessionEvents> {
   async reconcileRow(row: StudySession): Promise<JudgedRow> {
     const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], this.self, this.registry, {
       leaseMs: this.deps.settings.STUDYLOOP_LEASE_SECONDS * 1000,
+      tmux: this.tmuxOptions,
     });
     const verdict = judgeSession(row as Parameters<typeof judgeSession>[0], facts);
     if (verdict.kind === "unknown") this.deps.log(`Session ${row.id}: owner unknown (${verdict.probe}: ${verdict.error}); treated as live.`);
     if (verdict.kind !== "orphaned") return { row, verdict };
     const ended = await this.store.end(row, { reason: verdict.endReason, endedAt: verdict.endedAt, detail: verdict.cause }, row);
+    const fresh = (await this.store.byId(row.id)) ?? row;
     if (ended) {
       this.deps.log(`Session ${row.id} ended on read: ${verdict.endReason} (${verdict.cause}).`);
+      this.closeTmuxViewer(row.id);
+      this.emit("ended", row.id, this.view(fresh));
       this.emit("changed");
     }
-    const fresh = (await this.store.byId(row.id)) ?? row;
     return { row: fresh, verdict: { kind: "ended", rule: "ended" } as Verdict };
   }
 
@@ -112,12 +143,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const lastEnded = lastEndedRow ? this.view(lastEndedRow) : null;
     if (!current) return { state: lastEnded ? "ended" : "idle", session: null, verdict: null, attach: null, lastEnded };
     const session = this.view(current.row);
-    const attachable = current.verdict.kind === "live-here";
+    const viaTmux = current.verdict.kind === "live-elsewhere" && current.verdict.via === "tmux" && current.row.ownerHost === this.self.host;
+    const attachable = current.verdict.kind === "live-here" || viaTmux;
     return {
       state: current.verdict.kind === "starting" ? "starting" : "focus",
       session,
       verdict: { kind: current.verdict.kind, rule: current.verdict.rule, notice: verdictNotice(current.verdict, session) },
-      attach: attachable ? attachInfo(current.row.transport === "acp" ? "acp" : "pty", current.row.id) : null,
+      attach: attachable ? attachInfo(current.row.transport === "acp" ? "acp" : viaTmux ? "tmux" : "pty", current.row.id) : null,
       lastEnded,
     };
   }
@@ -158,12 +190,27 @@ export class SessionService extends EventEmitter<SessionEvents> {
   // ---- commands --------------------------------------------------------------------------------
 
   async start(input: StartSessionInput): Promise<StartResult> {
+    const claim = await this.claim(input, {
+      ownerInstance: this.instanceId,
+      ownerPid: this.self.pid,
+      ownerPidStartTime: this.self.pidStartTime,
+      ownerUrl: this.deps.ownerUrl,
+      muxSession: null,
+    });
+    return this.launch(input, claim);
+  }
+
+  /**
+   * Reconcile, then claim the one live slot: the row is written with status "starting". The unique
+   * live_slot index makes the database refuse a second claim, even from another process.
+   */
+  private async claim(input: StartRequest, owner: ClaimOwner): Promise<Claim> {
     const agent = this.deps.agents.find(input.agent);
     if (!agent) {
       const names = this.deps.agents.definitions().map((a) => a.name).join(", ");
       throw new ApiError(400, `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
     }
-    const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: agent.args };
+    const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: [...agent.args] };
     if (!program) {
       throw new ApiError(400, `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, { field: "transport" });
     }
@@ -178,7 +225,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const holder = judged.find((j) => isLiveish(j.verdict));
     if (holder) throw this.alreadyActive(holder);
 
-    const id = crypto.randomUUID();
+    const id = owner.id ?? crypto.randomUUID();
     const token = crypto.randomBytes(24).toString("base64url");
     const plan = focusPlanFor(input.focusPlan, input.energy);
     const now = new Date();
@@ -194,12 +241,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
           status: "starting",
           startedAt: now,
           heartbeatAt: now,
-          ownerInstance: this.instanceId,
+          ownerInstance: owner.ownerInstance,
           ownerHost: this.self.host,
           ownerBootId: this.self.bootId,
-          ownerPid: this.self.pid,
-          ownerPidStartTime: this.self.pidStartTime,
-          ownerUrl: this.deps.ownerUrl,
+          ownerPid: owner.ownerPid,
+          ownerPidStartTime: owner.ownerPidStartTime,
+          ownerUrl: owner.ownerUrl,
+          muxSession: owner.muxSession,
           liveSlot: LIVE_SLOT,
           tokenHash: sha256(token),
           focusPlan: plan.kind,
@@ -218,15 +266,19 @@ export class SessionService extends EventEmitter<SessionEvents> {
       throw error;
     }
     this.emit("changed");
+    const cwd = path.join(sessionsDir(this.deps.dataDir), id);
+    return { id, token, agent, executable, args: [...program.args], plan, now, cwd };
+  }
 
+  /** Starts the agent of a claimed pty or acp session in this server and marks the row live. */
+  private async launch(input: StartSessionInput, claim: Claim): Promise<StartResult> {
+    const { id, token, agent, executable, plan, now, cwd } = claim;
     let runner: LiveRunner;
     try {
-      const cwd = path.join(sessionsDir(this.deps.dataDir), id);
-      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      writeTutorInstructions(cwd, agent, { topic: input.topic, energy: input.energy, focusMinutes: plan.focusMinutes });
+      this.prepareDirectory(claim, input);
       const launch = {
         command: executable,
-        args: [...program.args],
+        args: claim.args,
         cwd,
         // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
         env: withCommandOnPath(
@@ -283,6 +335,104 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return { session: this.view(row), attach: attachInfo(input.transport, id) };
   }
 
+  // ---- CLI sessions in tmux -------------------------------------------------------------------------
+
+  /**
+   * `studyloop study`: claims the slot for a tmux session, then has tmux run `wrapper` (the
+   * `_tmux-run` command, which runs the agent and heartbeats the row) in the session directory.
+   */
+  async startInTmux(
+    input: Omit<StartSessionInput, "transport">,
+    tmux: TmuxOptions,
+    wrapper: (sessionId: string) => string[],
+  ): Promise<{ session: SessionView; muxSession: string }> {
+    const id = crypto.randomUUID();
+    const muxSession = tmuxSessionName(input.topic, id);
+    const request: StartRequest = { ...input, transport: "tmux" };
+    const claim = await this.claim(request, { id, ownerInstance: null, ownerPid: null, ownerPidStartTime: null, ownerUrl: null, muxSession });
+    try {
+      this.prepareDirectory(claim, request);
+      newSession(
+        {
+          name: muxSession,
+          cwd: claim.cwd,
+          command: wrapper(id),
+          // The wrapper builds the agent's scrubbed environment itself; it needs the token and where it runs.
+          env: pickDefined({
+            STUDYLOOP_SESSION_TOKEN: claim.token,
+            STUDYLOOP_DATA_DIR: this.deps.dataDir,
+            STUDYLOOP_TMUX_SOCKET: tmux.socket,
+            STUDYLOOP_HEARTBEAT_SECONDS: String(this.deps.settings.STUDYLOOP_HEARTBEAT_SECONDS),
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            SHELL: process.env.SHELL,
+            LANG: process.env.LANG,
+          }),
+        },
+        tmux,
+      );
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const row = await this.store.byId(id);
+      if (row) await this.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail });
+      throw new ApiError(502, `The session could not start in tmux: ${detail}`);
+    }
+    const row = await this.deps.db.studySession.update({ where: { id }, data: { status: "live", heartbeatAt: new Date() } });
+    return { session: this.view(row), muxSession };
+  }
+
+  /**
+   * "Open in browser" for a CLI session: a pty running `tmux attach` to it, shared by every browser
+   * viewer. When tmux goes away the viewer's pty exits and the session is reconciled (tmux-gone).
+   */
+  private async attachTmuxViewer(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
+    const row = await this.store.byId(sessionId);
+    if (!row || row.transport !== "tmux" || row.endedAt || !row.muxSession) throw await this.notAttachable(sessionId);
+    const judged = await this.reconcileRow(row);
+    if (judged.verdict.kind !== "live-elsewhere" || row.ownerHost !== this.self.host) throw await this.notAttachable(sessionId);
+    let entry = this.tmuxViewers.get(sessionId);
+    if (!entry) {
+      const attach = attachCommand(row.muxSession, this.tmuxOptions);
+      const terminal = TerminalSession.start({
+        command: this.deps.agents.resolveExecutable(attach.command) ?? attach.command,
+        args: attach.args,
+        cwd: path.join(sessionsDir(this.deps.dataDir), sessionId),
+        env: { ...scrubbedEnvironment(process.env), TERM: "xterm-256color" },
+        cols: 120,
+        rows: 36,
+      });
+      entry = { terminal, viewers: new Set() };
+      this.tmuxViewers.set(sessionId, entry);
+      const mine = entry;
+      terminal.onExit(() => {
+        if (this.tmuxViewers.get(sessionId) !== mine) return;
+        this.closeTmuxViewer(sessionId);
+        // tmux detached us or went away: read the row again to learn which.
+        void this.store.byId(sessionId).then((fresh) => (fresh && !fresh.endedAt ? this.reconcileRow(fresh) : undefined));
+      });
+    }
+    entry.viewers.add(viewerId);
+    await entry.terminal.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
+    return this.view(row);
+  }
+
+  private closeTmuxViewer(sessionId: string): void {
+    const entry = this.tmuxViewers.get(sessionId);
+    if (!entry) return;
+    this.tmuxViewers.delete(sessionId);
+    entry.terminal.kill();
+    entry.terminal.dispose();
+  }
+
+  private get tmuxOptions(): TmuxOptions {
+    return { socket: this.deps.settings.STUDYLOOP_TMUX_SOCKET };
+  }
+
+  private prepareDirectory(claim: Claim, input: StartRequest): void {
+    fs.mkdirSync(claim.cwd, { recursive: true, mode: 0o700 });
+    writeTutorInstructions(claim.cwd, claim.agent, { topic: input.topic, energy: input.energy, focusMinutes: claim.plan.focusMinutes });
+  }
+
   /** Ends the open session, wherever it runs: the learner can always end. */
   async end(reason: "ended-by-learner" = "ended-by-learner"): Promise<SessionView> {
     const judged = await this.reconcileOpen();
@@ -291,6 +441,14 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const live = this.registry.get(current.row.id);
     if (live) {
       await this.endLive(live, { reason });
+    } else if (current.row.transport === "tmux") {
+      // Row first (with the summary), then close tmux: its wrapper then finds the row ended.
+      const name = current.row.muxSession;
+      const transcript = name ? capturePane(`=${name}:`, this.tmuxOptions) : null;
+      await this.store.end(current.row, { reason, endedAt: new Date(), transcript });
+      if (name) killSession(name, this.tmuxOptions);
+      this.closeTmuxViewer(current.row.id);
+      this.emit("changed");
     } else {
       // Owned by another server (or unknown): writing the row is enough; its owner stops the agent
       // on its next heartbeat and keeps this reason.
@@ -317,6 +475,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
 
   /** A terminal viewer: one replay (or a resume from sinceSeq), then live output. */
   async attachViewer(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
+    if (!this.registry.has(sessionId)) return this.attachTmuxViewer(sessionId, viewerId, send, sinceSeq);
     const live = await this.liveFor(sessionId, "pty");
     const terminal = (live.runner as Extract<LiveRunner, { kind: "pty" }>).terminal;
     this.addViewer(live, viewerId);
@@ -337,6 +496,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
   }
 
   detachViewer(sessionId: string, viewerId: string): void {
+    const tmuxViewer = this.tmuxViewers.get(sessionId);
+    if (tmuxViewer?.viewers.delete(viewerId)) {
+      tmuxViewer.terminal.detach(viewerId);
+      // Nobody watches in the browser: detach tmux's client; the session itself goes on in tmux.
+      if (tmuxViewer.viewers.size === 0) this.closeTmuxViewer(sessionId);
+      return;
+    }
     const live = this.registry.get(sessionId);
     if (!live || !live.viewers.delete(viewerId)) return;
     if (live.runner.kind === "pty") live.runner.terminal.detach(viewerId);
@@ -346,6 +512,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
 
   /** Input, resize and acks only from a viewer attached to a live pty session of this server. */
   viewer(sessionId: string, viewerId: string): TerminalSession | undefined {
+    const tmuxViewer = this.tmuxViewers.get(sessionId);
+    if (tmuxViewer) return tmuxViewer.viewers.has(viewerId) ? tmuxViewer.terminal : undefined;
     const live = this.registry.get(sessionId);
     return live && !live.ending && live.viewers.has(viewerId) && live.runner.kind === "pty" ? live.runner.terminal : undefined;
   }
@@ -407,6 +575,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
   async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    for (const sessionId of [...this.tmuxViewers.keys()]) this.closeTmuxViewer(sessionId);
     await Promise.all(this.registry.all().map((live) => this.endLive(live, { reason: "server-shutdown" })));
   }
 
@@ -522,11 +691,9 @@ export class SessionService extends EventEmitter<SessionEvents> {
   private alreadyActive(holder: JudgedRow): ApiError {
     const view = this.view(holder.row);
     const here = holder.verdict.kind === "live-here" || holder.verdict.kind === "starting";
-    const where = here
-      ? "on this server: open the study page to rejoin it"
-      : verdictNotice(holder.verdict, view) ?? "elsewhere";
+    const where = here ? "It runs on this server: open the Study page to rejoin it." : (verdictNotice(holder.verdict, view) ?? "");
     return conflict(
-      `A study session is already active: "${view.topic}" with ${this.viewContext.agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}, ${where}. End it first to start a new one.`,
+      `A study session is already active: "${view.topic}" with ${this.viewContext.agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}. ${where} End it first to start a new one.`.replace("  ", " "),
       { session: view, canReattach: holder.verdict.kind === "live-here", verdict: holder.verdict.kind, ownerUrl: holder.row.ownerUrl },
     );
   }
@@ -540,10 +707,12 @@ export class SessionService extends EventEmitter<SessionEvents> {
   }
 }
 
-function attachInfo(transport: "pty" | "acp", sessionId: string): StartResult["attach"] {
-  return transport === "acp"
-    ? { transport: "acp", sessionId, event: "acp:attach" }
-    : { transport: "pty", sessionId, event: "terminal:attach" };
+function attachInfo(transport: "pty" | "acp" | "tmux", sessionId: string): StartResult["attach"] {
+  return transport === "acp" ? { transport, sessionId, event: "acp:attach" } : { transport, sessionId, event: "terminal:attach" };
+}
+
+function pickDefined(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 function sha256(text: string): string {

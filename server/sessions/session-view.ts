@@ -35,7 +35,9 @@ export type SessionPhase = "idle" | "starting" | "focus" | "ended";
 
 export type AttachInfo =
   | { readonly transport: "pty"; readonly sessionId: string; /** socket.io event that attaches a viewer */ readonly event: "terminal:attach" }
-  | { readonly transport: "acp"; readonly sessionId: string; readonly event: "acp:attach" };
+  | { readonly transport: "acp"; readonly sessionId: string; readonly event: "acp:attach" }
+  /** A CLI session in tmux: "Open in browser" attaches a terminal running `tmux attach`. */
+  | { readonly transport: "tmux"; readonly sessionId: string; readonly event: "terminal:attach" };
 
 export interface VerdictView {
   readonly kind: Verdict["kind"];
@@ -102,9 +104,9 @@ export function verdictNotice(verdict: Verdict, view: SessionView): string | nul
   switch (verdict.kind) {
     case "live-elsewhere":
       if (verdict.via === "tmux") {
-        return `This session runs in tmux (${verdict.muxSession ?? "its own session"}): reattach with \`studyloop study --resume\`, or end it here.`;
+        return `It runs in tmux (session ${verdict.muxSession ?? "unnamed"}): open it in the browser here, or reattach in a terminal with \`studyloop study --resume\`.`;
       }
-      return `This session is live on another StudyLoop server (${verdict.ownerUrl ?? verdict.ownerHost ?? "unknown address"}${verdict.ownerPid ? `, pid ${verdict.ownerPid}` : ""}): open it there, or end it here.`;
+      return `It is live on another StudyLoop server (${verdict.ownerUrl ?? verdict.ownerHost ?? "unknown address"}${verdict.ownerPid ? `, pid ${verdict.ownerPid}` : ""}): open it there, or end it here.`;
     case "unknown":
       return `StudyLoop cannot tell whether the server running "${view.topic}" is still up (${verdict.error}), so it is treated as live. You can end it here.`;
     case "starting":

@@ -142,6 +142,13 @@ describe("judgeSession: the DESIGN.md table", () => {
     expect(v).toMatchObject({ endReason: "tmux-gone", cause: "tmux has no session study-abc" });
   });
 
+  it("tmux | starting, tmux has no session yet, heartbeat within the lease | starting", () => {
+    const v = judgeSession(tmuxRow({ status: "starting", heartbeatAt: ago(2_000) }), facts({ tmux: "absent" }));
+    expectVerdict(v, "starting", "tmux: still starting, tmux has no session yet");
+    const stale = judgeSession(tmuxRow({ status: "starting", heartbeatAt: ago(60_000) }), facts({ tmux: "absent" }));
+    expectVerdict(stale, "orphaned", "tmux: tmux says it has no such session");
+  });
+
   describe("any | probe failed | unknown: treated as live", () => {
     const rule = "any: probe failed" as const;
     it("pid probe failed (/proc unreadable)", () => {

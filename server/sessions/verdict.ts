@@ -251,6 +251,13 @@ const RULES = [
     verdict: (c) => elsewhere(c, "tmux"),
   },
   {
+    // The CLI writes the row, then asks tmux to create the session: a reader in between must not
+    // end a session that is still being born. The lease bounds how long "starting" can be claimed.
+    name: "tmux: still starting, tmux has no session yet",
+    when: (c) => !c.serverOwned && c.row.status === "starting" && c.facts.tmux === "absent" && c.ageMs <= c.facts.leaseMs,
+    verdict: () => ({ kind: "starting" }),
+  },
+  {
     name: "tmux: tmux says it has no such session",
     when: (c) => !c.serverOwned && c.facts.tmux === "absent",
     verdict: (c) => orphaned(c, "tmux-gone", `tmux has no session ${c.row.muxSession ?? "(unnamed)"}`),

@@ -4,26 +4,24 @@ import { getRuntime } from "@/server/runtime";
 import { SessionSummary } from "../../components/SessionSummary";
 import { TranscriptView } from "./TranscriptView";
 import { AcpTranscript } from "./AcpTranscript";
+import { Timeline } from "./Timeline";
 
 export const dynamic = "force-dynamic";
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { sessions, study } = getRuntime();
-  const found = /^[0-9a-f-]{36}$/.test(id) ? await sessions.session(id) : null;
+  // The same reader as GET /api/sessions/:id.
+  const found = /^[0-9a-f-]{36}$/.test(id) ? await study.history.detail(id) : null;
   if (!found) notFound();
-  const { view, transcript } = found;
-  const [marks, parked, acpEvents] = await Promise.all([
-    study.marks(id),
-    study.parked(id),
-    view.transport === "acp" ? sessions.acpEvents(id) : Promise.resolve([]),
-  ]);
+  const { session: view, transcript, marks, parked } = found;
+  const acpEvents = view.transport === "acp" ? await sessions.acpEvents(id) : [];
   return (
     <div className="stack">
       <h1>{view.topic}</h1>
       <p className="muted">
         {new Date(view.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} · {view.agent} · energy{" "}
-        {view.energy}/10
+        {view.energy}/10 · {view.focusPlan === "pomodoro" ? "Pomodoro" : "focus plan matched to energy"}
       </p>
       {view.status === "ended" ? (
         <section className="panel notice" data-testid="ended-explanation">
@@ -37,34 +35,10 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           </p>
         </section>
       )}
-      <section>
-        <h2>Topics</h2>
-        {marks.length === 0 ? (
-          <p className="muted">No topics marked.</p>
-        ) : (
-          <ul>
-            {marks.map((m) => (
-              <li key={m.id}>
-                <strong>{m.topic}</strong>: {m.status}
-                {m.note ? ` (${m.note})` : ""} <span className="muted">{m.source === "agent" ? "· from the tutor" : ""}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <section>
-        <h2>Parked thoughts</h2>
-        {parked.length === 0 ? (
-          <p className="muted">Nothing parked.</p>
-        ) : (
-          <ul>
-            {parked.map((p) => (
-              <li key={p.id}>
-                {p.text} <span className="muted">· {p.status}{p.source === "agent" ? " · from the tutor" : ""}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Timeline</h2>
+        <p className="muted">Topic marks, parked thoughts and break nudges, with the time since the start.</p>
+        <Timeline session={view} marks={marks} parked={parked} />
       </section>
       <section>
         <h2>Transcript</h2>

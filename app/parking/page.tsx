@@ -1,0 +1,19 @@
+import { getRuntime } from "@/server/runtime";
+import { ParkingLot } from "./ParkingLot";
+
+export const dynamic = "force-dynamic";
+
+export default async function ParkingPage() {
+  // The same reader as GET /api/parking.
+  const items = await getRuntime().study.parkingLot();
+  return (
+    <div className="stack">
+      <h1>Parking lot</h1>
+      <p className="muted">
+        Thoughts parked during your sessions, by you or by your tutor. Resolve what you have sorted out, dismiss what no
+        longer matters, and carry the rest into your next session.
+      </p>
+      <ParkingLot initial={items} />
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+// The study loop around the live tutor: the focus timer above it; parking, topic marks, the live
+// feed and last session's suggestions beside it (below it on a phone). Whatever transport shows the
+// tutor is passed in as children.
+import { useEffect, useState } from "react";
+import type { SessionView } from "@/server/sessions/session-view";
+import type { NextSessionSuggestions } from "@/server/study/history";
+import { focusPlanFor, type FocusPlanKind } from "@/server/study/focus-plan";
+import { TimerBar } from "./TimerBar";
+import { ParkThought } from "./ParkThought";
+import { TopicMarker } from "./TopicMarker";
+import { MarkFeed, ParkedFeed } from "./StudyFeed";
+import { useStudyLive } from "../components/study-live";
+
+export function LiveStudy({ session, children }: { session: SessionView; children: React.ReactNode }) {
+  const { view } = useStudyLive(session.id);
+  const [lastTime, setLastTime] = useState<NextSessionSuggestions | null>(null);
+  const plan = focusPlanFor(session.focusPlan === "pomodoro" ? "pomodoro" : ("energy" as FocusPlanKind), session.energy);
+
+  useEffect(() => {
+    let cancelled = false;
+    void fetch("/api/session/suggestions", { cache: "no-store" })
+      .then((res) => (res.ok ? (res.json() as Promise<NextSessionSuggestions>) : null))
+      .then((s) => {
+        if (!cancelled) setLastTime(s);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [session.id]);
+
+  const fromLastTime = lastTime?.from && lastTime.from.id !== session.id ? lastTime.forNextSession : [];
+  return (
+    <div className="live-study">
+      <TimerBar timer={view?.timer ?? session.timer} planLabel={plan.label} />
+      <div className="study-grid">
+        <div className="study-main">{children}</div>
+        <aside className="study-side stack" aria-label="Study loop">
+          <ParkThought />
+          {fromLastTime.length > 0 ? (
+            <details className="panel last-time" open data-testid="from-last-time">
+              <summary>From last time ({lastTime?.from?.topic})</summary>
+              <ul>
+                {fromLastTime.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          <div className="panel">
+            <TopicMarker defaultTopic={session.topic} />
+          </div>
+          <div className="panel">
+            <MarkFeed marks={view?.marks ?? []} />
+          </div>
+          <div className="panel">
+            <ParkedFeed parked={view?.parked ?? []} />
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+// "Park a thought": a stray question goes into the parking lot at once, and focus goes back to
+// where it was (usually the tutor's terminal). Alt+P opens it from anywhere on the page, even while
+// the terminal has the keyboard; on a phone the button sits at the bottom, under the thumb.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { send } from "../components/study-live";
+
+/** The shortcut, as shown to the learner. Matched by key code so Option+P on a Mac works too. */
+export const PARK_SHORTCUT = "Alt+P";
+const TEXT_MAX_CHARS = 2_000;
+
+export function ParkThought() {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
+
+  const show = useCallback(() => {
+    returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(true);
+    setError(null);
+    setDone(null);
+  }, []);
+
+  const close = useCallback(() => {
+    setOpen(false);
+    setText("");
+    setError(null);
+    // Back to what the learner was doing (the terminal keeps its place).
+    setTimeout(() => returnTo.current?.focus(), 0);
+  }, []);
+
+  useEffect(() => {
+    // Capture phase: the terminal would otherwise take the key press as input for the agent.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey && !event.ctrlKey && !event.metaKey && event.code === "KeyP") {
+        event.preventDefault();
+        event.stopPropagation();
+        show();
+      }
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [show]);
+
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
+
+  const submit = async (event?: React.FormEvent) => {
+    event?.preventDefault();
+    const thought = text.trim();
+    if (!thought) return setError("Write the thought first, then park it.");
+    setBusy(true);
+    const problem = await send("/api/parking", { text: thought });
+    setBusy(false);
+    if (problem) return setError(problem);
+    close();
+    setDone(`Parked: “${thought.length > 60 ? `${thought.slice(0, 57)}…` : thought}”. Back to focus.`);
+  };
+
+  return (
+    <>
+      <div className="park-dock">
+        <button className="primary park-button" onClick={show} aria-keyshortcuts="Alt+P" data-testid="park-button">
+          Park a thought <kbd className="shortcut">{PARK_SHORTCUT}</kbd>
+        </button>
+      </div>
+      {done ? (
+        <p className="muted park-done" role="status" data-testid="park-done">
+          {done}
+        </p>
+      ) : null}
+      {open ? (
+        <dialog open className="park-dialog" aria-labelledby="park-title" data-testid="park-dialog">
+          <form onSubmit={(e) => void submit(e)} className="stack">
+            <h2 id="park-title">Park a thought</h2>
+            <p className="muted">Write it down and get back to focus: it waits in the parking lot for after the session.</p>
+            <label htmlFor="park-text" className="visually-hidden">
+              The thought to park
+            </label>
+            <textarea
+              id="park-text"
+              ref={input}
+              rows={3}
+              maxLength={TEXT_MAX_CHARS}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="e.g. why does JavaScript hoist functions?"
+              onKeyDown={(e) => {
+                if (e.key === "Escape") close();
+                else if (e.key === "Enter" && !e.shiftKey) {
+                  e.preventDefault();
+                  void submit();
+                }
+              }}
+            />
+            {error ? (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            ) : null}
+            <div className="row">
+              <button type="submit" className="primary" disabled={busy}>
+                {busy ? "Parking…" : "Park it"}
+              </button>
+              <button type="button" onClick={close}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </dialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+// CLI sessions in real tmux (a private tmux server per run), seen and reached from the web.
+import { test, expect } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, makeDataDir, startServer, type StartedServer } from "./support/server";
+import { sessionRow, withDb } from "./support/db";
+import { open } from "./support/page";
+import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
+
+const SOCKET = `studyloop-e2e-${process.pid}`;
+const env = { ...process.env, STUDYLOOP_TMUX_SOCKET: SOCKET, STUDYLOOP_HEARTBEAT_SECONDS: "1" };
+
+function studyloop(args: string[], extraEnv: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), ...args], { encoding: "utf8", env: { ...env, ...extraEnv }, timeout: 60_000 });
+}
+function tmux(...args: string[]) {
+  return spawnSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+}
+function openRow(dataDir: string) {
+  return withDb(dataDir, (db) => db.prepare("SELECT * FROM study_sessions ORDER BY started_at DESC LIMIT 1").get() as Record<string, unknown>);
+}
+
+let server: StartedServer;
+let dataDir: string;
+test.beforeAll(async () => {
+  dataDir = makeDataDir();
+  server = await startServer({ dataDir, env: { STUDYLOOP_TMUX_SOCKET: SOCKET } });
+});
+test.afterAll(async () => {
+  await server.stop();
+  tmux("kill-server");
+});
+test.afterEach(async ({ request }) => {
+  await request.post(`${server.url}/api/session/end`);
+});
+
+test("studyloop study --detach: the web sees it live, opens it in the browser, and typing reaches it", async ({ page, request }) => {
+  const started = studyloop(["study", "closures in tmux", "--agent", "tutor", "--energy", "4", "--detach", "--data-dir", dataDir]);
+  expect(started.status, started.stderr).toBe(0);
+  const row = openRow(dataDir);
+  expect(row).toMatchObject({ transport: "tmux", status: "live", topic: "closures in tmux" });
+  expect(String(row.mux_session)).toMatch(/^study-closures-in-tmux-[0-9a-f]{8}$/);
+  expect(tmux("has-session", "-t", `=${row.mux_session}`).status).toBe(0);
+
+  const state = await (await request.get(`${server.url}/api/session/state`)).json();
+  expect(state.state).toBe("focus");
+  expect(state.verdict).toMatchObject({ kind: "live-elsewhere" });
+  expect(state.attach).toMatchObject({ transport: "tmux", sessionId: row.id });
+
+  await open(page, `${server.url}/study`);
+  await expect(page.getByTestId("tmux-session")).toContainText(String(row.mux_session));
+  await page.getByRole("button", { name: "Open in browser" }).click();
+  await expect(page.getByTestId("console-status")).toHaveText("live");
+  await expectTerminalToContain(page, "tutor>");
+  await typeInTerminal(page, "hello from the browser\r");
+  await expectTerminalToContain(page, "you said: hello from the browser");
+  await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("you said: hello from the browser");
+  await page.screenshot({ path: test.info().outputPath("tmux-in-browser.png") });
+
+  // A web start while the CLI session is live: 409 naming it.
+  const refused = await request.post(`${server.url}/api/session/start`, { data: { topic: "web", energy: 5, agent: "tutor" } });
+  expect(refused.status()).toBe(409);
+  expect((await refused.json()).error).toContain(String(row.mux_session));
+
+  // Ending from the web closes the tmux session and writes the summary.
+  await request.post(`${server.url}/api/session/end`);
+  const ended = sessionRow(dataDir, String(row.id));
+  expect(ended.end_reason).toBe("ended-by-learner");
+  expect(JSON.parse(String(ended.summary))).toHaveProperty("durationMinutes");
+  expect(String(ended.transcript)).toContain("you said: hello from the browser");
+  await expect.poll(() => tmux("has-session", "-t", `=${row.mux_session}`).status).not.toBe(0);
+});
+
+test("tmux kill-session: the next read ends it as tmux-gone and the open page explains", async ({ page, request }) => {
+  expect(studyloop(["study", "fragile", "--agent", "tutor", "--detach", "--data-dir", dataDir]).status).toBe(0);
+  const row = openRow(dataDir);
+  await expect.poll(() => sessionRow(dataDir, String(row.id)).heartbeat_at).not.toBe(row.heartbeat_at);
+  await open(page, `${server.url}/study`);
+  await page.getByRole("button", { name: "Open in browser" }).click();
+  await expectTerminalToContain(page, "tutor>");
+
+  tmux("kill-session", "-t", `=${row.mux_session}`);
+  await expect(page.getByTestId("ended-explanation")).toContainText("The tmux session that ran this study session closed");
+  const state = await (await request.get(`${server.url}/api/session/state`)).json();
+  expect(state.lastEnded).toMatchObject({ id: row.id, endReason: "tmux-gone" });
+  const ended = sessionRow(dataDir, String(row.id));
+  expect(ended.end_reason).toBe("tmux-gone");
+  expect(ended.ended_at).toBe(ended.heartbeat_at);
+});
+
+test("killing the whole tmux server while the page shows the session switches it to the explanation", async ({ page }) => {
+  expect(studyloop(["study", "server dies", "--agent", "tutor", "--detach", "--data-dir", dataDir]).status).toBe(0);
+  await open(page, `${server.url}/study`);
+  await expect(page.getByTestId("tmux-session")).toBeVisible();
+  tmux("kill-server");
+  await expect(page.getByTestId("ended-explanation")).toContainText("The tmux session that ran this study session closed", { timeout: 15_000 });
+});
+
+test("a CLI start while a web session is live is refused with the way to reach it", async ({ request }) => {
+  const web = await request.post(`${server.url}/api/session/start`, { data: { topic: "web first", energy: 5, agent: "tutor" } });
+  expect(web.status()).toBe(201);
+  const before = withDb(dataDir, (db) => db.prepare("SELECT count(*) AS n FROM study_sessions").get());
+  const cli = studyloop(["study", "cli second", "--agent", "tutor", "--detach", "--data-dir", dataDir]);
+  expect(cli.status).toBe(2);
+  expect(cli.stderr).toContain('A study session is already active: "web first"');
+  expect(cli.stderr).toContain(server.url);
+  expect(withDb(dataDir, (db) => db.prepare("SELECT count(*) AS n FROM study_sessions").get())).toEqual(before);
+  const status = studyloop(["status", "--data-dir", dataDir]);
+  expect(status.stdout).toContain('"web first"');
+  expect(status.stdout).toContain("live-elsewhere");
+});
+
+test("without tmux installed: a clear message, exit 2, nothing written", () => {
+  const emptyDir = fs.mkdtempSync("/tmp/studyloop-no-tmux-");
+  const bin = fs.mkdtempSync("/tmp/studyloop-path-");
+  fs.symlinkSync(process.execPath, path.join(bin, "node"));
+  const result = studyloop(["study", "no tmux", "--agent", "tutor", "--data-dir", emptyDir], { PATH: bin });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toContain("tmux is not installed");
+  expect(fs.readdirSync(emptyDir)).toEqual([]);
+});

@@ -1,0 +1,45 @@
+// `studyloop status`: the current session, its verdict, and how to reach it.
+import type { CommandSpec } from "./options.ts";
+import { formatHelp, parseCommand } from "./options.ts";
+import { openLocalData } from "./local-data.ts";
+import { isLiveish } from "../sessions/verdict.ts";
+
+export const statusCommand: CommandSpec = {
+  name: "status",
+  summary: "Show the current study session, whether it is live, and how to reach it.",
+  usage: "studyloop status [--data-dir D]",
+  options: [{ name: "data-dir", kind: "string", value: "D", description: "Data directory (as for studyloop web)." }],
+};
+
+export async function runStatus(argv: readonly string[]): Promise<number> {
+  const parsed = parseCommand(statusCommand, argv);
+  if (parsed.help) {
+    console.log(formatHelp(statusCommand));
+    return 0;
+  }
+  const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
+  try {
+    // A read like any other: a session whose owner is gone is ended here and reported so.
+    const state = await data.sessions.state();
+    const current = (await data.sessions.reconcileOpen()).find((j) => isLiveish(j.verdict));
+    if (!state.session || !current) {
+      console.log("No study session is running.");
+      if (state.lastEnded) console.log(`Last session: "${state.lastEnded.topic}". ${state.lastEnded.explanation ?? ""}`.trim());
+      return 0;
+    }
+    const s = state.session;
+    const v = current.verdict;
+    console.log(`"${s.topic}" with ${s.agent} (${s.transport}), since ${new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}.`);
+    console.log(`Verdict: ${v.kind} (${v.rule}).`);
+    if (v.kind === "live-elsewhere" && v.via === "tmux") {
+      console.log(`Reach it: studyloop study --resume   (tmux session ${v.muxSession}); end it: studyloop study --end`);
+    } else if (v.kind === "live-elsewhere") {
+      console.log(`Reach it: open ${v.ownerUrl ?? "its StudyLoop server"}/study; end it: studyloop study --end`);
+    } else if (state.verdict?.notice) {
+      console.log(state.verdict.notice);
+    }
+    return 0;
+  } finally {
+    await data.close();
+  }
+}

@@ -1,0 +1,77 @@
+// `studyloop _tmux-run`: what tmux runs for a CLI session. It runs the agent in the tmux pane, keeps
+// the row's heartbeat fresh (so a tmux-gone session ends at the last moment it was alive), saves the
+// pane as the transcript, and records the agent's exit. Internal: not listed in --help.
+import { spawn } from "node:child_process";
+import { SessionStore } from "../sessions/session-store.ts";
+import { agentEnvironment } from "../security/agent-env.ts";
+import { capturePane } from "../transports/tmux/tmux-control.ts";
+import type { CommandSpec } from "./options.ts";
+import { UsageError, parseCommand } from "./options.ts";
+import { openLocalData } from "./local-data.ts";
+
+export const tmuxRunCommand: CommandSpec = {
+  name: "_tmux-run",
+  summary: "(internal) run a CLI session's agent inside tmux",
+  usage: "studyloop _tmux-run --session ID --data-dir D",
+  options: [
+    { name: "session", kind: "string", value: "ID", description: "The session id." },
+    { name: "data-dir", kind: "string", value: "D", description: "Data directory." },
+  ],
+};
+
+export async function runTmuxRun(argv: readonly string[]): Promise<number> {
+  const parsed = parseCommand(tmuxRunCommand, argv);
+  const id = parsed.options.session as string | undefined;
+  if (!id) throw new UsageError("--session is required.");
+  const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
+  const store = new SessionStore(data.db);
+  const row = await store.byId(id);
+  const agent = row ? data.agents.find(row.agent) : undefined;
+  if (!row || row.endedAt || !agent) {
+    console.error(row?.endedAt ? "This study session has already ended." : "This study session cannot be found or its agent is not configured.");
+    await data.close();
+    return 2;
+  }
+  const pane = process.env.TMUX_PANE;
+  const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
+  const child = spawn(data.agents.resolveExecutable(agent.command) ?? agent.command, [...agent.args], {
+    stdio: "inherit",
+    env: agentEnvironment(process.env, { id, token: process.env.STUDYLOOP_SESSION_TOKEN ?? "", serverUrl: null, dataDir: data.dataDir }) as NodeJS.ProcessEnv,
+  });
+
+  let stopping = false;
+  const heartbeat = setInterval(async () => {
+    const alive = await data.db.studySession.updateMany({ where: { id, endedAt: null }, data: { heartbeatAt: new Date() } });
+    // Ended elsewhere (the web's End, or `studyloop study --end`): stop the agent; the reason stands.
+    if (alive.count === 0 && !stopping) {
+      stopping = true;
+      child.kill("SIGTERM");
+    }
+  }, data.settings.STUDYLOOP_HEARTBEAT_SECONDS * 1000);
+  const checkpoint = setInterval(() => {
+    const transcript = pane ? capturePane(pane, tmux) : null;
+    if (transcript) void store.checkpoint(id, transcript, new Date()).catch(() => undefined);
+  }, data.settings.STUDYLOOP_CHECKPOINT_SECONDS * 1000);
+  for (const signal of ["SIGHUP", "SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      child.kill(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+    });
+  }
+
+  const exitCode = await new Promise<number>((resolve) => {
+    child.on("error", () => resolve(127));
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+  clearInterval(heartbeat);
+  clearInterval(checkpoint);
+  const transcript = pane ? capturePane(pane, tmux) : null;
+  const fresh = await store.byId(id);
+  if (fresh && !fresh.endedAt) {
+    await store.end(fresh, { reason: exitCode === 127 ? "startup-failed" : "agent-exited", endedAt: new Date(), exitCode, transcript });
+  } else if (transcript) {
+    await store.checkpoint(id, transcript, new Date());
+  }
+  await data.close();
+  return exitCode;
+}

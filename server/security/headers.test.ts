@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, newNonce } from "./headers.ts";
+
+// Next reads the nonce from the request's CSP with this very pattern (get-script-nonce-from-header.js).
+const NEXT_NONCE = /^'nonce-([A-Za-z0-9+/_-]+={0,2})'$/;
+
+describe("contentSecurityPolicy", () => {
+  const csp = contentSecurityPolicy("abc123==", { dev: false, tls: false });
+  const directive = (name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `));
+
+  it("allows no inline script: only the nonce and what nonce'd scripts load", () => {
+    expect(directive("script-src")).toBe("script-src 'nonce-abc123==' 'strict-dynamic'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(directive("script-src")).not.toContain("unsafe-inline");
+  });
+
+  it("forbids framing, plugins and base-tag tricks", () => {
+    expect(directive("frame-ancestors")).toBe("frame-ancestors 'none'");
+    expect(directive("object-src")).toBe("object-src 'none'");
+    expect(directive("base-uri")).toBe("base-uri 'none'");
+  });
+
+  it("upgrades insecure requests only under TLS, allows eval only in development", () => {
+    expect(csp).not.toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy("n", { dev: false, tls: true })).toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy("n", { dev: true, tls: false })).toContain("'unsafe-eval'");
+  });
+
+  it("makes nonces Next can read, fresh each time", () => {
+    const nonce = newNonce();
+    expect(`'nonce-${nonce}'`).toMatch(NEXT_NONCE);
+    expect(newNonce()).not.toBe(nonce);
+  });
+});
