@@ -37,9 +37,13 @@ async function until<T>(read: () => T, ok: (v: T) => boolean, timeoutMs = 5_000)
   }
 }
 
-/** A zombie needs a live parent that never reaps: sh backgrounds `true`, then execs into sleep. */
+/**
+ * A zombie needs a live parent that never reaps: python forks a child that exits at once and then
+ * sleeps without waiting. (A shell is no good here: it may reap its background job before exec.)
+ */
 async function startZombie(): Promise<{ parent: ChildProcess; pid: number }> {
-  const parent = start("sh", ["-c", "true & echo $!; exec sleep 30"]);
+  const script = "import os,time\npid=os.fork()\nif pid==0: os._exit(0)\nprint(pid,flush=True)\ntime.sleep(30)";
+  const parent = start("python3", ["-c", script]);
   const [line] = (await once(parent.stdout!, "data")) as [Buffer];
   return { parent, pid: Number(line.toString().trim()) };
 }
