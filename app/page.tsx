@@ -39,7 +39,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       </div>
       <section aria-labelledby="history-heading" className="stack">
         <h2 id="history-heading">History</h2>
-        {noHistoryYet ? (
+        {noHistoryYet && state.session ? (
+          <p className="muted">Your first session is under way: it shows here, with its summary, when it ends.</p>
+        ) : noHistoryYet ? (
           <div className="panel notice">
             <p>
               <strong>No study sessions yet.</strong> Start your first one: pick a topic, say how much energy you

@@ -3,6 +3,7 @@ import { test, expect } from "@playwright/test";
 import { makeDataDir, startServer } from "./support/server";
 import { sessionRow, withDb } from "./support/db";
 import { expectTerminalToContain } from "./support/terminal";
+import { connect, Viewer } from "./support/socket";
 
 const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" };
 
@@ -125,6 +126,12 @@ test("a clean stop ends live sessions as server-shutdown with their transcript",
   const a = await startServer({ dataDir });
   const id = (await (await request.post(`${a.url}/api/session/start`, { data: start })).json()).session.id as string;
   await expect.poll(() => sessionRow(dataDir, id).status).toBe("live");
+  // Wait until the tutor has drawn its banner: on a busy machine "live" can come before its first output.
+  const socket = await connect(a.url);
+  const viewer = new Viewer(socket, id);
+  expect((await viewer.attach()).ok).toBe(true);
+  await viewer.waitFor("StudyLoop test tutor");
+  socket.disconnect();
   expect(await a.stop()).toBe(0);
   const row = sessionRow(dataDir, id);
   expect(row.end_reason).toBe("server-shutdown");

@@ -97,6 +97,20 @@ test("killing the whole tmux server while the page shows the session switches it
   await expect(page.getByTestId("ended-explanation")).toContainText("The tmux session that ran this study session closed", { timeout: 15_000 });
 });
 
+test("the agent in tmux parks a thought and marks a win with no server involved; the web shows them", async ({ request }) => {
+  expect(studyloop(["study", "parking in tmux", "--agent", "tutor", "--detach", "--data-dir", dataDir]).status).toBe(0);
+  const row = openRow(dataDir);
+  await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("tutor>");
+  tmux("send-keys", "-t", `=${row.mux_session}:`, "park why does tmux keep running?", "Enter");
+  await expect.poll(() => withDb(dataDir, (db) => db.prepare("SELECT text, source FROM parked_items WHERE session_id = ?").all(row.id))).toEqual([
+    { text: "why does tmux keep running?", source: "agent" },
+  ]);
+  tmux("send-keys", "-t", `=${row.mux_session}:`, "win detaching", "Enter");
+  await expect.poll(() => sessionRow(dataDir, String(row.id)).win_count).toBe(1);
+  const parking = await (await request.get(`${server.url}/api/parking`)).json();
+  expect(JSON.stringify(parking)).toContain("why does tmux keep running?");
+});
+
 test("a CLI start while a web session is live is refused with the way to reach it", async ({ request }) => {
   const web = await request.post(`${server.url}/api/session/start`, { data: { topic: "web first", energy: 5, agent: "tutor" } });
   expect(web.status()).toBe(201);

@@ -9,6 +9,15 @@ import { useStudyLive } from "./study-live";
 import { useServerNow } from "./server-clock";
 import { studySocket } from "./socket";
 
+/** How often the dashboard's charts are re-read while a session is live. */
+const CHARTS_REFRESH_MS = 60_000;
+
+/** What the charts and history depend on in the live state. */
+function chartKey(state: SessionStateView): string {
+  const s = state.session;
+  return s ? `${s.id}:${s.winCount}:${s.struggleCount}` : "none";
+}
+
 export function LiveCard({ initial }: { initial: SessionStateView }) {
   const [state, setState] = useState(initial);
   useEffect(() => {
@@ -26,14 +35,22 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
     };
   }, []);
 
-  // When the live session ends, the page's history and charts (rendered by the server) are read again.
+  // When a session starts or ends, or marks a win or a struggle, the page's history and charts
+  // (rendered by the server) are read again; while one is live, also once a minute, so today's
+  // square grows with it.
   const router = useRouter();
-  const liveId = useRef(initial.session?.id ?? null);
+  const id = state.session?.id ?? null;
+  const shown = useRef(chartKey(initial));
+  const key = chartKey(state);
   useEffect(() => {
-    const id = state.session?.id ?? null;
-    if (liveId.current && liveId.current !== id) router.refresh();
-    liveId.current = id;
-  }, [state.session?.id, router]);
+    if (shown.current !== key) router.refresh();
+    shown.current = key;
+  }, [key, router]);
+  useEffect(() => {
+    if (!id) return;
+    const timer = setInterval(() => router.refresh(), CHARTS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [id, router]);
 
   const s = state.session;
   if (!s) {

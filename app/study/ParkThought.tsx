@@ -16,6 +16,7 @@ export function ParkThought() {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
 
   const show = useCallback(() => {
@@ -47,6 +48,11 @@ export function ParkThought() {
   }, [show]);
 
   useEffect(() => {
+    // Modal: the rest of the page waits (and Escape closes it) while the thought is written.
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
     if (open) input.current?.focus();
   }, [open]);
 
@@ -65,7 +71,7 @@ export function ParkThought() {
   return (
     <>
       <div className="park-dock">
-        <button className="primary park-button" onClick={show} aria-keyshortcuts="Alt+P" data-testid="park-button">
+        <button className="primary park-button" onClick={show} aria-keyshortcuts="Alt+P" title={`Park a thought (${PARK_SHORTCUT})`} data-testid="park-button">
           Park a thought <kbd className="shortcut">{PARK_SHORTCUT}</kbd>
         </button>
       </div>
@@ -75,7 +81,16 @@ export function ParkThought() {
         </p>
       ) : null}
       {open ? (
-        <dialog open className="park-dialog" aria-labelledby="park-title" data-testid="park-dialog">
+        <dialog
+          ref={dialog}
+          className="park-dialog"
+          aria-labelledby="park-title"
+          data-testid="park-dialog"
+          onCancel={(e) => {
+            e.preventDefault();
+            close();
+          }}
+        >
           <form onSubmit={(e) => void submit(e)} className="stack">
             <h2 id="park-title">Park a thought</h2>
             <p className="muted">Write it down and get back to focus: it waits in the parking lot for after the session.</p>
@@ -91,8 +106,7 @@ export function ParkThought() {
               onChange={(e) => setText(e.target.value)}
               placeholder="e.g. why does JavaScript hoist functions?"
               onKeyDown={(e) => {
-                if (e.key === "Escape") close();
-                else if (e.key === "Enter" && !e.shiftKey) {
+                if (e.key === "Enter" && !e.shiftKey) {
                   e.preventDefault();
                   void submit();
                 }

@@ -33,7 +33,7 @@ export function TopicSuggestions({ topics, onPick }: { topics: readonly string[]
           <option key={t} value={t} />
         ))}
       </datalist>
-      <div className="chips" aria-label="Recent topics" data-testid="recent-topics">
+      <div className="chips" aria-label="Recently studied" data-testid="recent-topics">
         <span className="muted">Recent:</span>
         {topics.slice(0, 5).map((t) => (
           <button key={t} type="button" className="chip" onClick={() => onPick(t)}>

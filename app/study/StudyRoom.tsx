@@ -59,7 +59,7 @@ export function StudyRoom({
   return (
     <>
       {ended ? (
-        <section className="panel notice warn" data-testid="ended-explanation">
+        <section className={`panel notice${ended.endReason === "ended-by-learner" ? "" : " warn"}`} data-testid="ended-explanation">
           <h2>Session ended: {ended.topic}</h2>
           <p>{ended.explanation}</p>
           <SessionSummary session={ended} />

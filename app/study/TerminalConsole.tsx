@@ -29,7 +29,9 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
     if (!element) return;
     const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
     const term = new Terminal({
-      cursorBlink: true,
+      // A blinking cursor costs every echo one frame: xterm's DOM renderer redraws the cursor's row on
+      // the frame after the blink restarts (measured in docs/performance.md).
+      cursorBlink: false,
       fontSize: window.innerWidth < 600 ? 12 : 14,
       fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       scrollback: 10_000,

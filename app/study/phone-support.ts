@@ -4,6 +4,8 @@ import type { StudySocket } from "../components/socket";
 
 /** Below this width, or on a touch screen, the console fills the visible screen height. */
 const PHONE_QUERY = "(max-width: 700px), (pointer: coarse)";
+/** Elements that may be fixed to the bottom of the screen over the page (app/study/ParkThought.tsx). */
+const BOTTOM_DOCKS = ".park-dock";
 /** The terminal never gets shorter than this (px), however little the keyboard leaves. */
 const MIN_FRAME_PX = 120;
 /**
@@ -31,36 +33,59 @@ function fitToVisualViewport(frame: HTMLElement): () => void {
     const consoleEl = frame.parentElement;
     if (!phone.matches || !viewport || !consoleEl) {
       frame.style.height = "";
+      frame.style.minHeight = "";
       return;
     }
     // Everything in the console but the terminal (its bar, the key bar, the gaps) stays visible too.
     const others = consoleEl.getBoundingClientRect().height - frame.getBoundingClientRect().height;
-    const topbar = document.querySelector<HTMLElement>(".topbar")?.getBoundingClientRect().height ?? 0;
-    const height = Math.max(MIN_FRAME_PX, Math.floor(viewport.height - topbar - others - 12));
+    // A sticky header stays on screen above the console; one that scrolls away (phones) does not.
+    const header = document.querySelector<HTMLElement>(".topbar");
+    const topbar = header && getComputedStyle(header).position === "sticky" ? header.getBoundingClientRect().height : 0;
+    const height = Math.max(MIN_FRAME_PX, Math.floor(viewport.height - topbar - others - bottomDockOverlap(viewport) - 12));
+    // The stylesheet's min-height is for desktops; here the visible screen decides.
+    frame.style.minHeight = `${MIN_FRAME_PX}px`;
     if (frame.style.height !== `${height}px`) frame.style.height = `${height}px`;
   };
   const schedule = () => {
     if (!queued) queued = requestAnimationFrame(apply);
   };
-  // The keyboard opening shrinks the visual viewport: keep the console's bottom (the cursor and the
-  // key bar) on screen.
+  // Typing in the terminal (a tap focuses it, and opens the keyboard): the console, sized to the
+  // visible screen, is scrolled to its top so the terminal, the cursor and the key bar are all in view.
+  const reveal = () => {
+    if (phone.matches) requestAnimationFrame(() => frame.parentElement?.scrollIntoView({ block: "start" }));
+  };
   const onViewportResize = () => {
     schedule();
-    if (phone.matches && frame.contains(document.activeElement)) {
-      requestAnimationFrame(() => frame.parentElement?.scrollIntoView({ block: "end" }));
-    }
+    if (frame.contains(document.activeElement)) reveal();
   };
   apply();
+  frame.addEventListener("focusin", reveal);
   viewport?.addEventListener("resize", onViewportResize);
   window.addEventListener("orientationchange", schedule);
   phone.addEventListener("change", schedule);
   return () => {
     if (queued) cancelAnimationFrame(queued);
+    frame.removeEventListener("focusin", reveal);
     viewport?.removeEventListener("resize", onViewportResize);
     window.removeEventListener("orientationchange", schedule);
     phone.removeEventListener("change", schedule);
     frame.style.height = "";
+    frame.style.minHeight = "";
   };
+}
+
+/**
+ * How much of the visible screen a dock fixed to the bottom (the study page's "Park a thought") covers:
+ * its height while the keyboard is closed, nothing once the keyboard hides it.
+ */
+function bottomDockOverlap(viewport: VisualViewport): number {
+  let overlap = 0;
+  for (const dock of document.querySelectorAll<HTMLElement>(BOTTOM_DOCKS)) {
+    if (getComputedStyle(dock).position !== "fixed") continue;
+    const visibleBottom = viewport.offsetTop + viewport.height;
+    overlap = Math.max(overlap, visibleBottom - dock.getBoundingClientRect().top);
+  }
+  return Math.max(0, overlap);
 }
 
 function resumeFromBackground(socket: StudySocket): () => void {

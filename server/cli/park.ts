@@ -3,7 +3,8 @@
 import { PARKED_TEXT_MAX_CHARS } from "../api/schemas.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
-import { postToSession, sessionEnv, type Fetch } from "./session-client.ts";
+import type { Fetch } from "./session-client.ts";
+import { sessionWriter } from "./session-writer.ts";
 
 export const parkCommand: CommandSpec = {
   name: "park",
@@ -31,7 +32,7 @@ export async function runPark(argv: readonly string[], env: Readonly<Record<stri
     console.log(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
     return 0;
   }
-  await postToSession(sessionEnv("park", env), "/api/parking", { text: args.text }, fetchImpl);
+  await sessionWriter("park", env, fetchImpl).park(args.text);
   console.log(`Parked for after the session: ${args.text}`);
   return 0;
 }

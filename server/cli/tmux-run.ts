@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { SessionStore } from "../sessions/session-store.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
+import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { capturePane } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
@@ -36,7 +37,12 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
   const child = spawn(data.agents.resolveExecutable(agent.command) ?? agent.command, [...agent.args], {
     stdio: "inherit",
-    env: agentEnvironment(process.env, { id, token: process.env.STUDYLOOP_SESSION_TOKEN ?? "", serverUrl: null, dataDir: data.dataDir }) as NodeJS.ProcessEnv,
+    // Like a web session's agent: `studyloop park` and `topic` on its PATH. With no server URL they
+    // write into the data directory directly (cli/session-writer.ts).
+    env: withCommandOnPath(
+      agentEnvironment(process.env, { id, token: process.env.STUDYLOOP_SESSION_TOKEN ?? "", serverUrl: null, dataDir: data.dataDir }),
+      installCommand(data.dataDir),
+    ) as NodeJS.ProcessEnv,
   });
 
   let stopping = false;

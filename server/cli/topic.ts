@@ -4,7 +4,8 @@ import { PARKED_TEXT_MAX_CHARS, TOPIC_MAX_CHARS } from "../api/schemas.ts";
 import { MARK_STATUSES, type MarkStatus } from "../study/study-view.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
-import { postToSession, sessionEnv, type Fetch } from "./session-client.ts";
+import type { Fetch } from "./session-client.ts";
+import { sessionWriter } from "./session-writer.ts";
 
 export const topicCommand: CommandSpec = {
   name: "topic",
@@ -49,7 +50,7 @@ export async function runTopic(argv: readonly string[], env: Readonly<Record<str
     return 0;
   }
   const { topic, status, note } = args;
-  await postToSession(sessionEnv("topic", env), "/api/session/topics", { topic, status, ...(note ? { note } : {}) }, fetchImpl);
+  await sessionWriter("topic", env, fetchImpl).mark({ topic, status, ...(note ? { note } : {}) });
   console.log(`Marked "${topic}" as ${SAID[status]}.`);
   return 0;
 }

@@ -33,7 +33,7 @@ describe("studyloop", () => {
     expect(top.stdout).toContain("web");
     const web = run(["web", "--help"]);
     expect(web.status).toBe(0);
-    for (const option of ["--port", "--host", "--data-dir", "--dev"]) expect(web.stdout).toContain(option);
+    for (const option of ["--port", "--host", "--data-dir", "--dev", "--lan", "--tls-cert", "--tls-key", "--allow-origin"]) expect(web.stdout).toContain(option);
   });
 
   it.each([
@@ -41,6 +41,9 @@ describe("studyloop", () => {
     [["web", "--port", "http"], /^studyloop: --port must be a whole number/],
     [["web", "--port", "99999"], /^studyloop: --port must be from 1 to 65535/],
     [["fly"], /^studyloop: Unknown command "fly"/],
+    [["web", "--allow-origin", "ftp://files.example"], /^studyloop: --allow-origin: "ftp:\/\/files.example" is not an origin/],
+    [["web", "--tls-cert", "/nonexistent/cert.pem"], /^studyloop: --tls-cert and --tls-key go together/],
+    [["web", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], /^studyloop: --tls-cert: cannot read \/nonexistent\/cert.pem/],
   ])("%j exits 2 with one sentence", (args, message) => {
     const dir = tempDir();
     const result = run([...args, "--data-dir", dir]);

@@ -53,6 +53,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   // A busy port fails now, before the data directory is touched or a minute is spent building.
   if (port !== 0) await assertPortFree(host, port);
   ensureWritableDir(dataDir);
+  if (tls) trustCertificateInAgents(tls.cert, dataDir);
   if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) buildApp();
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
@@ -119,6 +120,25 @@ function readTls(certFile: string | undefined, keyFile: string | undefined): { c
     throw new UsageError(`--tls-cert and --tls-key do not make a usable certificate (${(error as Error).message}): give PEM files of a certificate and its own key.`);
   }
   return { cert, key };
+}
+
+/**
+ * The agent's `studyloop park` and `topic` call this server at its https:// address, which Node
+ * refuses when the certificate is self-signed. Agents inherit this server's environment (minus
+ * secrets, server/security/agent-env.ts), and Node reads NODE_EXTRA_CA_CERTS (one file) when a process
+ * starts: point it at the certificate, added to whatever file it already named.
+ */
+function trustCertificateInAgents(cert: Buffer, dataDir: string): void {
+  const existing = process.env.NODE_EXTRA_CA_CERTS;
+  let extra = "";
+  try {
+    if (existing) extra = fs.readFileSync(existing, "utf8");
+  } catch {
+    // An unreadable file was useless to Node anyway.
+  }
+  const file = path.join(dataDir, "agent-ca-certificates.pem");
+  fs.writeFileSync(file, `${extra.trimEnd()}${extra ? "\n" : ""}${cert.toString("utf8")}`, { mode: 0o644 });
+  process.env.NODE_EXTRA_CA_CERTS = file;
 }
 
 /** Calls `fn` each time Enter is pressed in the terminal; returns a function that stops listening. */

@@ -1,6 +1,8 @@
 // The few pages the custom server writes itself, before Next: pairing, and "this device is not
 // paired". They are plain HTML with no script at all (a form posts the pairing), so they work under
-// the strictest policy and on any phone browser.
+// the strictest policy and on any phone browser. The site-wide Referrer-Policy (same-origin) keeps the
+// token in the address from leaving the site; a stricter no-referrer here would make the browser send
+// "Origin: null" with the form, which the Origin check rightly refuses.
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -21,12 +23,13 @@ button, .button { font: inherit; font-weight: 600; margin-top: 1rem; width: 100%
 .muted { color: var(--muted); font-size: 0.95rem; }
 .error { color: var(--danger); font-weight: 600; }
 code { overflow-wrap: anywhere; }
+a { color: var(--accent); }
 `;
 
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+<meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · StudyLoop</title><style>${STYLE}</style></head>
 <body><main><p class="brand">StudyLoop</p><section class="panel">${body}</section></main></body></html>`;
 }

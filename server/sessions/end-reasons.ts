@@ -47,7 +47,13 @@ export function explainEnd(f: EndFacts): string {
   }
 }
 
+/**
+ * Formats hours and minutes. One formatter for the process: toLocaleTimeString with options builds a
+ * new one on every call, which was the largest single cost of a state read (docs/performance.md).
+ */
+const CLOCK = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" });
+
 /** Hours and minutes in the server's time zone: the server is the learner's own machine. */
 export function clockTime(date: Date): string {
-  return date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  return CLOCK.format(date);
 }

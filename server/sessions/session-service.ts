@@ -23,7 +23,7 @@ import { LiveRegistry, agentProcess, type LiveRunner, type LiveSession } from ".
 import { AcpSession } from "../transports/acp/acp-session.ts";
 import { AcpFanout } from "../transports/acp/acp-fanout.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
-import { LIVE_SLOT, SessionStore, type EndWrite } from "./session-store.ts";
+import { LIVE_SLOT, SessionStore, type EndWrite, type SessionRow } from "./session-store.ts";
 import { clockTime } from "./end-reasons.ts";
 import { gatherFacts, selfIdentity } from "./owner-probes.ts";
 import { isLiveish, judgeSession, type SelfIdentity, type Verdict } from "./verdict.ts";
@@ -45,8 +45,9 @@ export interface SessionServiceDeps {
   readonly log: (line: string) => void;
 }
 
-export interface JudgedRow {
-  readonly row: StudySession;
+/** A row and what it is; reads of open rows leave the transcript out (SessionRow). */
+export interface JudgedRow<R extends SessionRow = SessionRow> {
+  readonly row: R;
   readonly verdict: Verdict;
 }
 
@@ -117,7 +118,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return Promise.all(rows.map((row) => this.reconcileRow(row)));
   }
 
-  async reconcileRow(row: StudySession): Promise<JudgedRow> {
+  async reconcileRow<R extends SessionRow>(row: R): Promise<JudgedRow<R>> {
     const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], this.self, this.registry, {
       leaseMs: this.deps.settings.STUDYLOOP_LEASE_SECONDS * 1000,
       tmux: this.tmuxOptions,
@@ -126,7 +127,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
     if (verdict.kind === "unknown") this.deps.log(`Session ${row.id}: owner unknown (${verdict.probe}: ${verdict.error}); treated as live.`);
     if (verdict.kind !== "orphaned") return { row, verdict };
     const ended = await this.store.end(row, { reason: verdict.endReason, endedAt: verdict.endedAt, detail: verdict.cause }, row);
-    const fresh = (await this.store.byId(row.id)) ?? row;
+    // A full row (transcript included) is a SessionRow and a StudySession alike.
+    const fresh = ((await this.store.byId(row.id)) ?? row) as R;
     if (ended) {
       this.deps.log(`Session ${row.id} ended on read: ${verdict.endReason} (${verdict.cause}).`);
       this.closeTmuxViewer(row.id);
@@ -671,7 +673,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
 
   // ---- helpers -------------------------------------------------------------------------------------
 
-  private view(row: StudySession): SessionView {
+  private view(row: SessionRow): SessionView {
     return toSessionView(row, this.viewContext);
   }
 

@@ -7,6 +7,14 @@ import { buildSummary } from "../study/summary.ts";
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
 
+/**
+ * A row without its transcript: what every state read needs. The transcript of a long session is
+ * up to a megabyte and reading it dominated GET /api/session/state (docs/performance.md); `byId`
+ * still returns it. Whether there is one shows in `transcriptAt`, written with every transcript.
+ */
+export type SessionRow = Omit<StudySession, "transcript">;
+const WITHOUT_TRANSCRIPT = { transcript: true } as const;
+
 export interface EndWrite {
   readonly reason: string;
   readonly endedAt: Date;
@@ -19,23 +27,23 @@ export class SessionStore {
   constructor(private readonly db: Db) {}
 
   /** Rows not yet ended (normally at most one: the live_slot index sees to that). */
-  open(): Promise<StudySession[]> {
-    return this.db.studySession.findMany({ where: { endedAt: null }, orderBy: { startedAt: "desc" } });
+  open(): Promise<SessionRow[]> {
+    return this.db.studySession.findMany({ where: { endedAt: null }, orderBy: { startedAt: "desc" }, omit: WITHOUT_TRANSCRIPT });
   }
 
   byId(id: string): Promise<StudySession | null> {
     return this.db.studySession.findUnique({ where: { id } });
   }
 
-  lastEnded(): Promise<StudySession | null> {
-    return this.db.studySession.findFirst({ where: { endedAt: { not: null } }, orderBy: { endedAt: "desc" } });
+  lastEnded(): Promise<SessionRow | null> {
+    return this.db.studySession.findFirst({ where: { endedAt: { not: null } }, orderBy: { endedAt: "desc" }, omit: WITHOUT_TRANSCRIPT });
   }
 
   /**
    * Ends a row only if it is still open and, when `owner` is given, still owned by that owner.
    * Builds the summary from the marks and parked items written so far. Returns whether it ended it.
    */
-  async end(row: StudySession, write: EndWrite, owner?: Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">): Promise<boolean> {
+  async end(row: SessionRow, write: EndWrite, owner?: Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">): Promise<boolean> {
     return this.db.$transaction(async (tx) => {
       const [marks, parked] = await Promise.all([
         tx.topicMark.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),

@@ -61,7 +61,10 @@ export interface ViewContext {
   readonly minuteMs?: number;
 }
 
-export function toSessionView(row: StudySession, ctx: ViewContext): SessionView {
+/** A stored row; the transcript may be left out of the read (session-store.ts, SessionRow). */
+export type ViewRow = Omit<StudySession, "transcript"> & { readonly transcript?: string | null };
+
+export function toSessionView(row: ViewRow, ctx: ViewContext): SessionView {
   const status = row.status === "live" || row.status === "starting" ? row.status : "ended";
   const ended = row.endedAt;
   return {
@@ -94,7 +97,7 @@ export function toSessionView(row: StudySession, ctx: ViewContext): SessionView 
     summary: parseSummary(row.summary),
     owner: { host: row.ownerHost, url: row.ownerUrl, pid: row.ownerPid },
     muxSession: row.muxSession,
-    hasTranscript: row.transcript !== null && row.transcript.length > 0,
+    hasTranscript: row.transcript !== undefined ? row.transcript !== null && row.transcript.length > 0 : row.transcriptAt !== null,
     timer: timerStateOf(row, ctx.minuteMs),
   };
 }

@@ -81,6 +81,7 @@ describe("readTimer", () => {
     ["paused 5 minutes ago", state({ pausedAt: at(10) }), 15, 10, true, 1, 5, []],
     ["paused time closed earlier", state({ pausedMs: 5 * MIN }), 20, 15, false, 2, 15, [1]],
     ["a nudge due while paused waits", state({ pausedAt: at(15) }), 20, 15, true, 2, 15, []],
+    ["a clock a little behind the pause", state({ pausedAt: at(10) }), 9.5, 10, true, 1, 5, []],
     ["ended: frozen, nothing next", state({ endedAt: at(40), pausedMs: 10 * MIN }), 90, 30, false, null, null, []],
     ["ended while paused", state({ endedAt: at(40), pausedAt: at(30) }), 90, 30, false, null, null, []],
     ["pomodoro, 26 minutes", state({ plan: ["pomodoro", 5] }), 26, 26, false, 2, 24, [1]],

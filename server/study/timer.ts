@@ -109,7 +109,9 @@ export function readTimer(t: TimerState, nowMs: number): TimerReading {
   const pausedAtMs = t.pausedAt ? Date.parse(t.pausedAt) : null;
   const openPauseMs = pausedAtMs === null ? 0 : Math.max(0, until - pausedAtMs);
   const elapsedMs = until - started;
-  const focusMs = Math.max(0, elapsedMs - t.pausedMs - openPauseMs);
+  // Focus stops at the pause itself, even for a reader whose clock is a little behind the one that paused.
+  const focusEnd = pausedAtMs === null ? until : endedMs === null ? pausedAtMs : Math.min(endedMs, pausedAtMs);
+  const focusMs = Math.max(0, focusEnd - started - t.pausedMs);
   const paused = pausedAtMs !== null && endedMs === null;
 
   const lastRecorded = t.nudges.reduce((max, r) => Math.max(max, r.n), 0);

@@ -31,12 +31,17 @@ export const FlowControl = {
    * or every counted viewer, is behind. Keeps the mirror's parse queue near this plus one chunk, far
    * under xterm's own 50 MB discard limit (its WriteBuffer throws "write data discarded" above that).
    */
-  HIGH_WATERMARK_CHARS: 100_000,
+  HIGH_WATERMARK_CHARS: 500_000,
   /**
    * Chars unacknowledged below which a consumer has caught up: the paused pty resumes, a stalled
    * viewer is resynced. The gap to the high watermark is hysteresis: no pause/resume on every chunk.
+   * Unlike VS Code's renderer (5,000 over local IPC), our browser is a socket round trip plus a batch
+   * window away: refilling takes several ms, and the low watermark must hold that much parsing work
+   * (about 10,000 chars a ms in Chromium) or the browser idles at every resume; 100,000 with a
+   * 500,000 high watermark measured best (docs/performance.md). A Ctrl-C then waits behind at most
+   * ~500,000 chars of parsing, tens of ms.
    */
-  LOW_WATERMARK_CHARS: 5_000,
+  LOW_WATERMARK_CHARS: 100_000,
   /**
    * Chars a viewer parses before it sends an ack (the browser's side of the contract; acks may also be
    * sent more often). Must be <= LOW_WATERMARK_CHARS: a viewer keeps up to ACK_EVERY_CHARS - 1 chars

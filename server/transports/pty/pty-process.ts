@@ -4,12 +4,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn as spawnPty, type IPty } from "node-pty";
 
-/** Output batching, after VS Code's TerminalDataBufferer. */
+/**
+ * Output batching, after VS Code's TerminalDataBufferer, but leading-edge: output that arrives after a
+ * quiet window is emitted at once (an echo is not delayed), and what follows within the window is
+ * collected and emitted as one chunk when it closes. A flood is batched; a keystroke's echo is not.
+ */
 export const PtyBatching = {
   /**
-   * Milliseconds output is collected after its first piece arrives before it is emitted as one chunk.
-   * Fewer, larger chunks (each gets a sequence number and a socket frame); adds at most this much
-   * latency to an echo, well under what a typist notices.
+   * Milliseconds after an emitted chunk during which further output is collected into one chunk.
+   * Fewer, larger chunks under a flood (each gets a sequence number and a socket frame); output after
+   * a quiet window goes out at once, so typing adds no latency (docs/performance.md).
    */
   WINDOW_MS: 5,
   /** Chars at which a batch is emitted at once without waiting for the window: bounds one chunk's size. */
@@ -181,24 +185,47 @@ export class PtyProcess {
   }
 
   private handleData(data: string): void {
-    // Chunks stay within MAX_CHARS (unless one read alone is larger: Node reads at most 64 KB).
-    if (this.batch.length + data.length > PtyBatching.MAX_CHARS) this.flushBatch();
-    this.batch += data;
-    if (this.batch.length >= PtyBatching.MAX_CHARS) {
-      this.flushBatch();
-    } else if (!this.batchTimer) {
-      this.batchTimer = setTimeout(() => this.flushBatch(), PtyBatching.WINDOW_MS);
+    if (!this.batchTimer) {
+      // Quiet until now: emit at once and open a window that collects what follows.
+      this.emit(data);
+      this.openWindow();
+      return;
     }
+    // Chunks stay within MAX_CHARS (unless one read alone is larger: Node reads at most 64 KB).
+    if (this.batch.length + data.length > PtyBatching.MAX_CHARS) this.emitBatch();
+    this.batch += data;
+    if (this.batch.length >= PtyBatching.MAX_CHARS) this.emitBatch();
   }
 
+  private openWindow(): void {
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
+      // Output kept coming: emit it and keep batching; a window that collected nothing ends the burst.
+      if (this.batch) {
+        this.emitBatch();
+        this.openWindow();
+      }
+    }, PtyBatching.WINDOW_MS);
+  }
+
+  /** Emits what is collected; the window, if open, stays open. */
+  private emitBatch(): void {
+    if (!this.batch) return;
+    const chunk = this.batch;
+    this.batch = "";
+    this.emit(chunk);
+  }
+
+  /** Emits what is collected and closes the window (exit, dispose). */
   private flushBatch(): void {
     if (this.batchTimer) {
       clearTimeout(this.batchTimer);
       this.batchTimer = undefined;
     }
-    if (!this.batch) return;
-    const chunk = this.batch;
-    this.batch = "";
+    this.emitBatch();
+  }
+
+  private emit(chunk: string): void {
     for (const listener of this.dataListeners) listener(chunk);
   }
 

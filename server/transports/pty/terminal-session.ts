@@ -186,6 +186,9 @@ export class TerminalSession {
     this.flow.remove(viewerKey(viewerId));
     this.applySizePolicy();
     this.updateFlow();
+    // The last viewer left (a reload, a dropped phone): it is likely back soon, and nobody is typing
+    // now. Take the snapshot while nobody waits for it; the mirror keeps it until the screen changes.
+    if (this.viewers.size === 0 && !this.disposed) void this.mirror.snapshot().catch(() => undefined);
   }
 
   /** Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). */
