@@ -58,10 +58,15 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
     const transcript = pane ? capturePane(pane, tmux) : null;
     if (transcript) void store.checkpoint(id, transcript, new Date()).catch(() => undefined);
   }, data.settings.STUDYLOOP_CHECKPOINT_SECONDS * 1000);
-  for (const signal of ["SIGHUP", "SIGTERM", "SIGINT"] as const) {
+  // Ctrl-C in the pane reaches the agent directly (same process group): it is the agent's to handle.
+  process.on("SIGINT", () => undefined);
+  // tmux closing the pane (kill-session, kill-server) hangs us up: the session is gone with it.
+  let tmuxClosed = false;
+  for (const signal of ["SIGHUP", "SIGTERM"] as const) {
     process.on(signal, () => {
       stopping = true;
-      child.kill(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+      tmuxClosed = true;
+      child.kill("SIGTERM");
     });
   }
 
@@ -71,10 +76,12 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   });
   clearInterval(heartbeat);
   clearInterval(checkpoint);
-  const transcript = pane ? capturePane(pane, tmux) : null;
+  const transcript = tmuxClosed || !pane ? null : capturePane(pane, tmux);
   const fresh = await store.byId(id);
   if (fresh && !fresh.endedAt) {
-    await store.end(fresh, { reason: exitCode === 127 ? "startup-failed" : "agent-exited", endedAt: new Date(), exitCode, transcript });
+    // The agent's own exit, or tmux closing under it: the reason says which.
+    const reason = tmuxClosed ? "tmux-gone" : exitCode === 127 ? "startup-failed" : "agent-exited";
+    await store.end(fresh, { reason, endedAt: new Date(), exitCode: tmuxClosed ? null : exitCode, transcript });
   } else if (transcript) {
     await store.checkpoint(id, transcript, new Date());
   }
