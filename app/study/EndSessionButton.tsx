@@ -1,10 +1,20 @@
 "use client";
-// "End session", asking first: the tutor stops and the summary is written.
-import { useState } from "react";
+// "End session", asking first: the tutor stops and the summary is written. The question is a modal
+// dialog (the browser's top layer), so no terminal or panel can cover it.
+import { useEffect, useRef, useState } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
 
 export function EndSessionButton({ onEnded, onError }: { onEnded: (view: SessionView) => void; onError: (message: string) => void }) {
   const [confirming, setConfirming] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (confirming && !d.open) d.showModal();
+    if (!confirming && d.open) d.close();
+  }, [confirming]);
+
   const end = async () => {
     setConfirming(false);
     const res = await fetch("/api/session/end", { method: "POST" });
@@ -17,18 +27,16 @@ export function EndSessionButton({ onEnded, onError }: { onEnded: (view: Session
       <button className="danger" onClick={() => setConfirming(true)}>
         End session
       </button>
-      {confirming ? (
-        <dialog open aria-labelledby="end-title">
-          <h2 id="end-title">End this session?</h2>
-          <p>The tutor stops and StudyLoop writes your summary. Your notes stay.</p>
-          <div className="row">
-            <button onClick={() => setConfirming(false)}>Keep studying</button>
-            <button className="danger" onClick={() => void end()}>
-              End session
-            </button>
-          </div>
-        </dialog>
-      ) : null}
+      <dialog ref={dialog} aria-labelledby="end-title" onClose={() => setConfirming(false)}>
+        <h2 id="end-title">End this session?</h2>
+        <p>The tutor stops and StudyLoop writes your summary. Your notes stay.</p>
+        <div className="row">
+          <button onClick={() => setConfirming(false)}>Keep studying</button>
+          <button className="danger" onClick={() => void end()}>
+            End session
+          </button>
+        </div>
+      </dialog>
     </>
   );
 }

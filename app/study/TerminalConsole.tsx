@@ -10,6 +10,7 @@ import type { SessionView } from "@/server/sessions/session-view";
 import type { TerminalFrameView } from "@/server/realtime/events";
 import { FlowControl } from "@/server/transports/pty/flow-control";
 import { studySocket } from "../components/socket";
+import { EndSessionButton } from "./EndSessionButton";
 import { terminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
@@ -21,7 +22,6 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
   const host = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<Status>("connecting");
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const [keys] = useState(() => new KeyBarKeys());
 
   useEffect(() => {
@@ -148,13 +148,6 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
     };
   }, [session.id, onEnded]);
 
-  const end = async () => {
-    setConfirming(false);
-    const res = await fetch("/api/session/end", { method: "POST" });
-    if (res.ok) onEnded(((await res.json()) as { session: SessionView }).session);
-    else setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? "Could not end the session.");
-  };
-
   return (
     <section className="console" aria-label="Tutor terminal">
       <div className="console-bar">
@@ -164,9 +157,7 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
             {status}
           </span>
         </div>
-        <button className="danger" onClick={() => setConfirming(true)}>
-          End session
-        </button>
+        <EndSessionButton onEnded={onEnded} onError={setError} />
       </div>
       {error ? (
         <p role="alert" className="error">
@@ -175,18 +166,6 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
       ) : null}
       <div className="terminal-frame" ref={host} data-testid="terminal" />
       <KeyBar keys={keys} />
-      {confirming ? (
-        <dialog open aria-labelledby="end-title">
-          <h2 id="end-title">End this session?</h2>
-          <p>The tutor stops and StudyLoop writes your summary. Your notes stay.</p>
-          <div className="row">
-            <button onClick={() => setConfirming(false)}>Keep studying</button>
-            <button className="danger" onClick={() => void end()}>
-              End session
-            </button>
-          </div>
-        </dialog>
-      ) : null}
     </section>
   );
 }

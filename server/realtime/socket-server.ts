@@ -5,7 +5,7 @@ import type https from "node:https";
 import { Server, type ServerOptions, type Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
 import { isApiError } from "../api/api-error.ts";
-import type { SessionStateView } from "../sessions/session-view.ts";
+import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
@@ -81,45 +81,38 @@ export function attachRealtime(
       }
     });
 
-    socket.on("terminal:attach", async (payload, ack) => {
-      if (typeof ack !== "function") return;
-      const parsed = AttachSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
-      const { sessionId, sinceSeq } = parsed.data;
-      try {
-        // Join first: an `ended` broadcast during the replay must reach this viewer too.
-        await socket.join(room(sessionId));
-        socket.data.attached.add(sessionId);
-        const session = await sessions.attachViewer(
-          sessionId,
-          socket.id,
-          (frame) => socket.emit("terminal:frame", sessionId, frame),
-          sinceSeq,
-        );
-        ack({ ok: true, value: { session } });
-      } catch (error) {
-        socket.data.attached.delete(sessionId);
-        await socket.leave(room(sessionId));
-        ack(failure(error, log));
-      }
-    });
+    /** One attach path for both views: validate, join the session's room, attach, ack. */
+    const attachWith =
+      (attachViewer: (sessionId: string, sinceSeq: number | undefined) => Promise<SessionView>): ClientToServerEvents["terminal:attach"] =>
+      async (payload, ack) => {
+        if (typeof ack !== "function") return;
+        const parsed = AttachSchema.safeParse(payload);
+        if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
+        const { sessionId, sinceSeq } = parsed.data;
+        try {
+          // Join first: an `ended` broadcast during the replay must reach this viewer too.
+          await socket.join(room(sessionId));
+          socket.data.attached.add(sessionId);
+          ack({ ok: true, value: { session: await attachViewer(sessionId, sinceSeq) } });
+        } catch (error) {
+          socket.data.attached.delete(sessionId);
+          await socket.leave(room(sessionId));
+          ack(failure(error, log));
+        }
+      };
 
-    socket.on("acp:attach", async (payload, ack) => {
-      if (typeof ack !== "function") return;
-      const parsed = AttachSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
-      const { sessionId, sinceSeq } = parsed.data;
-      try {
-        await socket.join(room(sessionId));
-        socket.data.attached.add(sessionId);
-        const session = await sessions.attachAcpViewer(sessionId, socket.id, (event) => socket.emit("acp:event", sessionId, event), sinceSeq ?? 0);
-        ack({ ok: true, value: { session } });
-      } catch (error) {
-        socket.data.attached.delete(sessionId);
-        await socket.leave(room(sessionId));
-        ack(failure(error, log));
-      }
-    });
+    socket.on(
+      "terminal:attach",
+      attachWith((sessionId, sinceSeq) =>
+        sessions.attachViewer(sessionId, socket.id, (frame) => socket.emit("terminal:frame", sessionId, frame), sinceSeq),
+      ),
+    );
+    socket.on(
+      "acp:attach",
+      attachWith((sessionId, sinceSeq) =>
+        sessions.attachAcpViewer(sessionId, socket.id, (event) => socket.emit("acp:event", sessionId, event), sinceSeq ?? 0),
+      ),
+    );
 
     socket.on("acp:detach", (payload) => {
       const parsed = DetachSchema.safeParse(payload);
