@@ -8,7 +8,7 @@ import type { AcpEventRecord } from "@/server/transports/acp/acp-events";
 import { studySocket } from "../components/socket";
 import { Markdown } from "../components/Markdown";
 import { EMPTY_CONVERSATION, foldEvents, type ChatItem, type Conversation } from "./acp-conversation";
-import { EndSessionButton } from "./EndSessionButton";
+import { SessionHeader } from "./SessionHeader";
 
 type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
 
@@ -84,20 +84,7 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
 
   return (
     <section className="chat" aria-label="Tutor chat">
-      <div className="console-bar">
-        <div>
-          <strong>{session.topic}</strong> <span className="muted">with {session.agent}</span>{" "}
-          <span className="badge live" data-testid="chat-status">
-            {status}
-          </span>
-        </div>
-        <EndSessionButton onEnded={onEnded} onError={setError} />
-      </div>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <SessionHeader session={session} status={status} statusTestId="chat-status" error={error} onError={setError} onEnded={onEnded} />
       {conversation.plan.length > 0 ? (
         <div className="panel plan" data-testid="plan">
           <strong>Plan</strong>

@@ -10,7 +10,7 @@ import type { SessionView } from "@/server/sessions/session-view";
 import type { TerminalFrameView } from "@/server/realtime/events";
 import { FlowControl } from "@/server/transports/pty/flow-control";
 import { studySocket } from "../components/socket";
-import { EndSessionButton } from "./EndSessionButton";
+import { SessionHeader } from "./SessionHeader";
 import { terminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
@@ -150,20 +150,7 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
 
   return (
     <section className="console" aria-label="Tutor terminal">
-      <div className="console-bar">
-        <div>
-          <strong>{session.topic}</strong> <span className="muted">with {session.agent}</span>{" "}
-          <span className="badge live" data-testid="console-status">
-            {status}
-          </span>
-        </div>
-        <EndSessionButton onEnded={onEnded} onError={setError} />
-      </div>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <SessionHeader session={session} status={status} statusTestId="console-status" error={error} onError={setError} onEnded={onEnded} />
       <div className="terminal-frame" ref={host} data-testid="terminal" />
       <KeyBar keys={keys} />
     </section>

@@ -1,0 +1,32 @@
+"use client";
+// The bar above a live session's view (terminal or chat): what is running, its connection, End.
+import type { SessionView } from "@/server/sessions/session-view";
+import { EndSessionButton } from "./EndSessionButton";
+
+export function SessionHeader(props: {
+  session: SessionView;
+  status: string;
+  statusTestId: string;
+  error: string | null;
+  onError: (message: string) => void;
+  onEnded: (view: SessionView) => void;
+}) {
+  return (
+    <>
+      <div className="console-bar">
+        <div>
+          <strong>{props.session.topic}</strong> <span className="muted">with {props.session.agent}</span>{" "}
+          <span className="badge live" data-testid={props.statusTestId}>
+            {props.status}
+          </span>
+        </div>
+        <EndSessionButton onEnded={props.onEnded} onError={props.onError} />
+      </div>
+      {props.error ? (
+        <p role="alert" className="error">
+          {props.error}
+        </p>
+      ) : null}
+    </>
+  );
+}
