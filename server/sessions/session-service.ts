@@ -102,9 +102,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
   private timer: NodeJS.Timeout | undefined;
   private lastHeartbeat = 0;
   private stopped = false;
+  /** Count of "changed" events: a shared state read started before the latest change is not reused. */
+  private changes = 0;
+  private stateRead: { promise: Promise<SessionStateView>; changes: number } | undefined;
 
   constructor(private readonly deps: SessionServiceDeps) {
     super();
+    this.on("changed", () => this.changes++);
     this.store = new SessionStore(deps.db);
     const me = selfIdentity();
     this.self = { instanceId: this.instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime };
@@ -138,7 +142,22 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return { row: fresh, verdict: { kind: "ended", rule: "ended" } as Verdict };
   }
 
-  async state(): Promise<SessionStateView> {
+  /**
+   * The current state. Concurrent reads share one database read (pages, their pollers and the API
+   * ask at once), unless this service changed something after that read began: a reader never gets
+   * a state older than its own request and this server's last write (docs/performance.md).
+   */
+  state(): Promise<SessionStateView> {
+    const shared = this.stateRead;
+    if (shared && shared.changes === this.changes) return shared.promise;
+    const promise = this.readState().finally(() => {
+      if (this.stateRead?.promise === promise) this.stateRead = undefined;
+    });
+    this.stateRead = { promise, changes: this.changes };
+    return promise;
+  }
+
+  private async readState(): Promise<SessionStateView> {
     const judged = await this.reconcileOpen();
     const current = judged.find((j) => isLiveish(j.verdict));
     const lastEndedRow = await this.store.lastEnded();

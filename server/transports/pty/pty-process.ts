@@ -5,19 +5,30 @@ import path from "node:path";
 import { spawn as spawnPty, type IPty } from "node-pty";
 
 /**
- * Output batching, after VS Code's TerminalDataBufferer, but leading-edge: output that arrives after a
- * quiet window is emitted at once (an echo is not delayed), and what follows within the window is
- * collected and emitted as one chunk when it closes. A flood is batched; a keystroke's echo is not.
+ * Output batching, after VS Code's TerminalDataBufferer, but leading-edge: output that arrives while no
+ * window is open is emitted at once (an echo is not delayed). A window opens after a large chunk, or
+ * after output that came right after the previous one; what arrives while it is open is collected and
+ * emitted as one chunk when it closes. A flood or a burst of redraws is batched; typing is not.
  */
 export const PtyBatching = {
   /**
-   * Milliseconds after an emitted chunk during which further output is collected into one chunk.
-   * Fewer, larger chunks under a flood (each gets a sequence number and a socket frame); output after
-   * a quiet window goes out at once, so typing adds no latency (docs/performance.md).
+   * Milliseconds a window collects output into one chunk. Fewer, larger chunks under a flood (each
+   * gets a sequence number and a socket frame); output with no window open goes out at once, so
+   * typing adds no latency (docs/performance.md).
    */
   WINDOW_MS: 5,
   /** Chars at which a batch is emitted at once without waiting for the window: bounds one chunk's size. */
   MAX_CHARS: 64 * 1024,
+  /**
+   * Chars from which an emitted chunk opens a window (a flood reads 4 KB and more at a time). Smaller
+   * output (an echo, a prompt) opens none, so the next keystroke's echo does not wait behind it...
+   */
+  BURST_CHARS: 1024,
+  /**
+   * ...unless it came less than this many milliseconds after the previous chunk: output at machine
+   * speed in small pieces (a program writing line by line), which no typist produces.
+   */
+  BURST_GAP_MS: 1,
 } as const;
 
 /** What the terminal reports itself as when the environment does not say. */
@@ -59,6 +70,8 @@ export class PtyProcess {
   private readonly exitListeners = new Set<(e: PtyExit) => void>();
   private batch = "";
   private batchTimer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last chunk emitted with no window open (see PtyBatching). */
+  private lastEmitAt = Number.NEGATIVE_INFINITY;
   private exitInfo: PtyExit | undefined;
   private isPaused = false;
   private readonly subscriptions: Disposable[];
@@ -186,9 +199,12 @@ export class PtyProcess {
 
   private handleData(data: string): void {
     if (!this.batchTimer) {
-      // Quiet until now: emit at once and open a window that collects what follows.
+      // No window open: emit at once; open one if this looks like the start of a burst.
+      const now = performance.now();
+      const burst = data.length >= PtyBatching.BURST_CHARS || now - this.lastEmitAt < PtyBatching.BURST_GAP_MS;
+      this.lastEmitAt = now;
       this.emit(data);
-      this.openWindow();
+      if (burst) this.openWindow();
       return;
     }
     // Chunks stay within MAX_CHARS (unless one read alone is larger: Node reads at most 64 KB).

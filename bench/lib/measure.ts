@@ -1,0 +1,182 @@
+// The figures measured in the page, the same way for every pipeline (bench/lib/probe.js records the
+// times): throughput of a 50 MB mixed-ANSI flood, keystroke echo latency, Ctrl-C under a `yes` flood,
+// and (ours only) reattach to a screen with 10,000 lines of scrollback.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { FLOOD, promptCount } from "./targets.ts";
+import { sampleRss, sleep } from "./proc.ts";
+import { median, percentile } from "./stats.ts";
+
+/** Bytes the flood program writes in the throughput test: 50 MB (10^6 bytes to the MB). */
+export const FLOOD_BYTES = 50_000_000;
+/** Keys typed in the echo test. */
+export const ECHO_KEYS = 500;
+/** One frame at 60 Hz, in ms: a rendered echo waits for the next frame after it is parsed. */
+const FRAME_MS = 1000 / 60;
+/** Keys typed on one line before Enter (kept under the terminal's width so nothing wraps). */
+const KEYS_PER_LINE = 50;
+/** Lines printed before the reattach test: more than the 10,000 lines of scrollback both sides keep. */
+export const REATTACH_LINES = 12_000;
+export const SCROLLBACK_LINES = 10_000;
+
+async function runCommand(page: Page, command: string): Promise<void> {
+  await page.keyboard.type(command);
+  await page.keyboard.press("Enter");
+}
+
+async function waitForPromptAfter(page: Page, count: number, timeout = 120_000): Promise<void> {
+  await page.waitForFunction((n) => window.__bench.marks.filter((m) => m.name === "prompt" && m.renderedAt !== null).length > n, count, {
+    timeout,
+  });
+}
+
+export interface ThroughputResult {
+  mbPerSecond: number;
+  seconds: number;
+  peakRssBytes: number;
+}
+
+/** One run: `flood.mjs --bytes 50000000`; from the program's first byte to xterm parsing the last one. */
+export async function throughput(page: Page, serverPid: number): Promise<ThroughputResult> {
+  const stamp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-stamp-")), "first-byte");
+  const doneBefore = await page.evaluate(() => window.__bench.marks.filter((m) => m.name === "done").length);
+  const prompts = await promptCount(page);
+  const rss = sampleRss(serverPid);
+  await runCommand(page, `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES} --stamp ${stamp}`);
+  const handle = await page.waitForFunction((n) => window.__bench.marks.filter((m) => m.name === "done")[n] ?? false, doneBefore, {
+    timeout: 600_000,
+    polling: 100,
+  });
+  const done = (await handle.jsonValue()) as { wall: number };
+  const peakRssBytes = rss.stop();
+  const first = Number(fs.readFileSync(stamp, "utf8"));
+  fs.rmSync(path.dirname(stamp), { recursive: true, force: true });
+  await waitForPromptAfter(page, prompts);
+  const seconds = (done.wall - first) / 1000;
+  return { mbPerSecond: FLOOD_BYTES / 1e6 / seconds, seconds, peakRssBytes };
+}
+
+export interface EchoResult {
+  renderedMs: number[];
+  parsedMs: number[];
+}
+
+/** Types `keys` letters into `cat` (the kernel echoes them) and times each from keydown to the rendered echo. */
+export async function echo(page: Page, keys = ECHO_KEYS): Promise<EchoResult> {
+  const prompts = await promptCount(page);
+  await runCommand(page, "cat");
+  await sleep(300);
+  const renderedMs: number[] = [];
+  const parsedMs: number[] = [];
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  for (let i = 0; i < keys; i++) {
+    if (i > 0 && i % KEYS_PER_LINE === 0) {
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => window.__bench.term!.buffer.active.cursorX === 0, null, { polling: 10 });
+      await sleep(20);
+    }
+    await page.evaluate(() => (window.__bench.echo = null));
+    // A random pause first: otherwise every key is pressed at the same point of the page's frame (right
+    // after the poll below returned), and the wait for the next frame, not the pipeline, sets the figure.
+    await sleep(Math.random() * FRAME_MS);
+    await page.keyboard.press(letters[i % letters.length]!);
+    const handle = await page.waitForFunction(() => (window.__bench.echo?.renderedAt != null ? window.__bench.echo : false), null, {
+      polling: "raf",
+      timeout: 10_000,
+    });
+    const e = (await handle.jsonValue()) as { t0: number; parsedAt: number; renderedAt: number };
+    renderedMs.push(e.renderedAt - e.t0);
+    parsedMs.push(e.parsedAt - e.t0);
+  }
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+D");
+  await waitForPromptAfter(page, prompts);
+  return { renderedMs, parsedMs };
+}
+
+export interface CtrlCResult {
+  ms: number[];
+}
+
+/** Starts `yes`, lets it flood for `floodMs`, presses Ctrl-C and times it until the prompt is rendered. */
+export async function ctrlC(page: Page, runs: number, floodMs = 1_000): Promise<CtrlCResult> {
+  const ms: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    await runCommand(page, "yes");
+    await sleep(floodMs);
+    await page.evaluate(() => (window.__bench.ctrlc = null));
+    await page.keyboard.press("Control+C");
+    const handle = await page.waitForFunction(
+      () => {
+        const b = window.__bench;
+        if (!b.ctrlc) return false;
+        const t0 = b.ctrlc.t0;
+        const mark = b.marks.find((m) => m.name === "prompt" && m.parsedAt > t0 && m.renderedAt !== null);
+        return mark ? mark.renderedAt! - t0 : false;
+      },
+      null,
+      { polling: 10, timeout: 60_000 },
+    );
+    ms.push((await handle.jsonValue()) as number);
+    await sleep(300);
+  }
+  return { ms };
+}
+
+export interface ReattachResult {
+  /** Page load (navigation start) to the restored screen rendered, per run. */
+  ms: number[];
+  /** Page load to the restored buffer parsed (before its first frame), per run. */
+  parsedMs: number[];
+  /** The page's attach request to the restored screen rendered: the terminal pipeline's part, per run. */
+  fromAttachMs: number[];
+  snapshotChars: number;
+  snapshotBytes: number;
+  lines: number;
+}
+
+/** Fills the scrollback, then loads the page again `runs` times and times each restore. */
+export async function reattach(page: Page, url: string, runs: number): Promise<{ result: ReattachResult; page: Page }> {
+  const prompts = await promptCount(page);
+  await runCommand(page, `${process.execPath} ${FLOOD} --lines ${REATTACH_LINES}`);
+  await waitForPromptAfter(page, prompts);
+  const rows = await page.evaluate(() => window.__bench.term!.rows);
+  const context = page.context();
+  const ms: number[] = [];
+  const parsedMs: number[] = [];
+  const fromAttachMs: number[] = [];
+  let snapshotChars = 0;
+  let snapshotBytes = 0;
+  let lines = 0;
+  let current = page;
+  for (let run = 0; run < runs; run++) {
+    await sleep(1_000);
+    await current.close();
+    const next = await context.newPage();
+    await next.addInitScript((wanted) => (window.__benchRestore = wanted), { minLines: SCROLLBACK_LINES + rows, text: `scroll ${REATTACH_LINES}` });
+    await next.goto(url);
+    const handle = await next.waitForFunction(() => (window.__bench.restore?.renderedAt != null ? window.__bench.restore : false), null, {
+      polling: 20,
+      timeout: 60_000,
+    });
+    const restore = (await handle.jsonValue()) as { parsedAt: number; renderedAt: number; lines: number };
+    const { writes, attachSentAt } = await next.evaluate(() => ({ writes: window.__bench.writes, attachSentAt: window.__bench.attachSentAt }));
+    ms.push(restore.renderedAt);
+    parsedMs.push(restore.parsedAt);
+    fromAttachMs.push(attachSentAt === null ? Number.NaN : restore.renderedAt - attachSentAt);
+    snapshotChars = writes.max;
+    snapshotBytes = writes.maxBytes;
+    lines = restore.lines;
+    current = next;
+  }
+  await current.evaluate(() => window.__bench.term!.focus());
+  return { result: { ms, parsedMs, fromAttachMs, snapshotChars, snapshotBytes, lines }, page: current };
+}
+
+export const summarize = {
+  p50: (xs: number[]) => median(xs),
+  p99: (xs: number[]) => percentile(xs, 99),
+  max: (xs: number[]) => Math.max(...xs),
+};

@@ -1,0 +1,29 @@
+// What bench/lib/probe.js records in the page (see its header).
+interface BenchMark {
+  name: string;
+  parsedAt: number;
+  wall: number;
+  renderedAt: number | null;
+}
+interface BenchTerminal {
+  cols: number;
+  rows: number;
+  focus(): void;
+  buffer: {
+    active: { cursorX: number; cursorY: number; baseY: number; length: number; type: string };
+    normal: { length: number };
+  };
+}
+interface BenchProbe {
+  term: BenchTerminal | null;
+  marks: BenchMark[];
+  echo: { t0: number; parsedAt: number | null; renderedAt: number | null } | null;
+  ctrlc: { t0: number } | null;
+  restore: { parsedAt: number; renderedAt: number | null; lines: number } | null;
+  writes: { max: number; maxBytes: number; count: number };
+  attachSentAt: number | null;
+}
+interface Window {
+  __bench: BenchProbe;
+  __benchRestore?: { minLines: number; text: string };
+}

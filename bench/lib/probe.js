@@ -1,0 +1,119 @@
+// Injected into every benchmark page before its own scripts (Playwright addInitScript). It finds the
+// page's xterm.js Terminal when the page publishes it (ours: window.__studyloopTerm, wetty:
+// window.wetty_term, bare: window.__benchTerm) and records, in page time (performance.now(), ms since
+// navigation start):
+// - marks: every OSC 7777 sequence the workload prints ("done", "prompt", "lines"), when xterm parsed
+//   it and when the next frame was rendered after that;
+// - echo: for the last printable key pressed, when its echo moved the cursor and when that was rendered;
+// - ctrlc: when Ctrl-C was pressed (the event's own time stamp);
+// - restore: when the buffer first held the restored scrollback (window.__benchRestore set by the test)
+//   and when that was rendered;
+// - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
+// - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
+//   pipeline's part of a reattach can be told from the page load's.
+(() => {
+  const bench = {
+    term: null,
+    marks: [],
+    pendingRender: [],
+    echo: null,
+    ctrlc: null,
+    restore: null,
+    writes: { max: 0, maxBytes: 0, count: 0 },
+    attachSentAt: null,
+  };
+  window.__bench = bench;
+
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (bench.attachSentAt === null && typeof data === "string" && data.includes('"terminal:attach"')) bench.attachSentAt = performance.now();
+    return send.call(this, data);
+  };
+
+  const afterRender = (record) => bench.pendingRender.push(record);
+
+  function checkEcho(term) {
+    const echo = bench.echo;
+    if (!echo || echo.parsedAt !== null) return;
+    const buffer = term.buffer.active;
+    const y = buffer.baseY + buffer.cursorY;
+    if (y > echo.y || (y === echo.y && buffer.cursorX >= echo.x)) {
+      echo.parsedAt = performance.now();
+      afterRender(echo);
+    }
+  }
+
+  function checkRestore(term) {
+    const wanted = window.__benchRestore;
+    if (!wanted || bench.restore) return;
+    const buffer = term.buffer.normal;
+    if (buffer.length < wanted.minLines) return;
+    for (let i = buffer.length - 1; i >= Math.max(0, buffer.length - term.rows - 1); i--) {
+      const line = buffer.getLine(i);
+      if (line && line.translateToString(true).includes(wanted.text)) {
+        bench.restore = { parsedAt: performance.now(), renderedAt: null, lines: buffer.length };
+        afterRender(bench.restore);
+        return;
+      }
+    }
+  }
+
+  function hook(term) {
+    if (!term || bench.term === term) return;
+    bench.term = term;
+    term.parser.registerOscHandler(7777, (data) => {
+      const mark = { name: data, parsedAt: performance.now(), wall: Date.now(), renderedAt: null };
+      bench.marks.push(mark);
+      afterRender(mark);
+      return true;
+    });
+    term.onWriteParsed(() => {
+      checkEcho(term);
+      checkRestore(term);
+    });
+    term.onRender(() => {
+      if (bench.pendingRender.length === 0) return;
+      const now = performance.now();
+      for (const record of bench.pendingRender) record.renderedAt = now;
+      bench.pendingRender = [];
+    });
+    const write = term.write.bind(term);
+    term.write = (data, callback) => {
+      const chars = typeof data === "string" ? data.length : data.byteLength;
+      bench.writes.count++;
+      if (chars > bench.writes.max) {
+        bench.writes.max = chars;
+        bench.writes.maxBytes = typeof data === "string" ? new TextEncoder().encode(data).length : chars;
+      }
+      return write(data, callback);
+    };
+  }
+
+  for (const name of ["__studyloopTerm", "wetty_term", "__benchTerm"]) {
+    let value;
+    Object.defineProperty(window, name, {
+      configurable: true,
+      get: () => value,
+      set: (next) => {
+        value = next;
+        hook(next);
+      },
+    });
+  }
+
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      const term = bench.term;
+      if (!term) return;
+      if (event.ctrlKey && (event.key === "c" || event.key === "C")) {
+        bench.ctrlc = { t0: event.timeStamp };
+        return;
+      }
+      if (event.key.length !== 1 || event.ctrlKey || event.altKey || event.metaKey) return;
+      const buffer = term.buffer.active;
+      bench.echo = { t0: event.timeStamp, y: buffer.baseY + buffer.cursorY, x: buffer.cursorX + 1, parsedAt: null, renderedAt: null };
+    },
+    true,
+  );
+})();

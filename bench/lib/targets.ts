@@ -1,0 +1,170 @@
+// The three pipelines the benchmark drives, each started as its own server process on 127.0.0.1 with
+// the same shell (bench/workload/bashrc) in its pty:
+// - ours: `studyloop web` (the production build) with a data directory whose agent is that shell;
+// - wetty: the npm package wetty 3.2.0, a peer on socket.io + node-pty, running the same shell;
+// - bare: bench/bare/server.mjs, node-pty -> ws -> xterm.js, the practical limit.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BrowserContext, Page } from "@playwright/test";
+import { freePort, startProcess, type Started } from "./proc.ts";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export const BENCH = path.join(ROOT, "bench");
+export const FLOOD = path.join(BENCH, "workload", "flood.mjs");
+
+export type TargetName = "ours" | "wetty" | "bare";
+
+export interface Target {
+  readonly name: TargetName;
+  /** The server's own process: its RSS is what "server memory" reports. */
+  readonly pid: number;
+  readonly url: string;
+  /** Fetches the terminal page once so the server has loaded what serving it takes. */
+  warm(): Promise<void>;
+  /** Opens the terminal page (starting a session first where the pipeline needs one) and waits for the shell. */
+  open(context: BrowserContext, size?: { cols: number; rows: number }): Promise<Page>;
+  stop(): Promise<void>;
+}
+
+/** A temporary folder without spaces (wetty splits its --command on spaces) holding the shell's rc file. */
+export function workDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-"));
+  fs.copyFileSync(path.join(BENCH, "workload", "bashrc"), path.join(dir, "bashrc"));
+  return dir;
+}
+
+export function shellArgs(dir: string): string[] {
+  return ["--rcfile", path.join(dir, "bashrc"), "-i"];
+}
+
+/** Waits for the page's terminal, focuses it, presses Enter and waits for a fresh prompt on screen. */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.__bench?.term !== null && window.__bench?.term !== undefined, null, { timeout: 60_000 });
+  await page.waitForTimeout(300);
+  await page.evaluate(() => window.__bench.term!.focus());
+  const before = await promptCount(page);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => window.__bench.marks.filter((m) => m.name === "prompt" && m.renderedAt !== null).length > n, before, {
+    timeout: 30_000,
+  });
+}
+
+/**
+ * wetty always fits its terminal to the window: scale the viewport so it lands on (about) the size
+ * the others use, and wait for the fit to settle.
+ */
+async function fitViewportTo(page: Page, size: { cols: number; rows: number }): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = await page.evaluate(() => ({ cols: window.__bench.term!.cols, rows: window.__bench.term!.rows }));
+    if (Math.abs(now.cols - size.cols) <= 1 && Math.abs(now.rows - size.rows) <= 1) break;
+    const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+    await page.setViewportSize({
+      width: Math.round((viewport.width * size.cols) / now.cols) + 4,
+      height: Math.round((viewport.height * size.rows) / now.rows) + 4,
+    });
+    await page.waitForTimeout(500);
+  }
+}
+
+export function promptCount(page: Page): Promise<number> {
+  return page.evaluate(() => window.__bench.marks.filter((m) => m.name === "prompt").length);
+}
+
+export async function startOurs(dir: string): Promise<Target & { readonly dataDir: string }> {
+  const dataDir = path.join(dir, "data");
+  fs.mkdirSync(dataDir);
+  fs.writeFileSync(
+    path.join(dataDir, "studyloop.config.json"),
+    JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }, null, 2),
+  );
+  const started = await startProcess(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir], {
+    cwd: ROOT,
+    ready: /running at (http:\/\/\S+)/,
+    name: "StudyLoop",
+    timeoutMs: 600_000,
+  });
+  const url = started.url.replace(/\/$/, "");
+  return {
+    name: "ours",
+    pid: started.child.pid!,
+    url,
+    dataDir,
+    warm: async () => {
+      await (await fetch(`${url}/study`)).text();
+    },
+    open: async (context) => {
+      const state = (await (await fetch(`${url}/api/session/state`)).json()) as { state: string };
+      if (state.state !== "focus") {
+        const res = await fetch(`${url}/api/session/start`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: url },
+          body: JSON.stringify({ topic: "benchmark", energy: 5, agent: "bench", transport: "pty" }),
+        });
+        if (!res.ok) throw new Error(`Could not start a StudyLoop session: ${res.status} ${await res.text()}`);
+      }
+      const page = await context.newPage();
+      await page.goto(`${url}/study`);
+      await waitForShell(page);
+      return page;
+    },
+    stop: () => stopped(started),
+  };
+}
+
+export async function startWetty(dir: string): Promise<Target> {
+  const port = await freePort();
+  const main = path.join(BENCH, "node_modules", "wetty", "build", "main.js");
+  const started = await startProcess(
+    process.execPath,
+    [main, "--host", "127.0.0.1", "--port", String(port), "--base", "/wetty", "--log-level", "warn", "--command", ["/bin/bash", ...shellArgs(dir)].join(" ")],
+    { cwd: dir, ready: { url: `http://127.0.0.1:${port}/wetty` }, name: "wetty", timeoutMs: 60_000 },
+  );
+  const url = started.url;
+  return {
+    name: "wetty",
+    pid: started.child.pid!,
+    url,
+    warm: async () => {
+      await (await fetch(url)).text();
+    },
+    open: async (context, size) => {
+      const page = await context.newPage();
+      await page.goto(url);
+      await waitForShell(page);
+      if (size) await fitViewportTo(page, size);
+      return page;
+    },
+    stop: () => stopped(started),
+  };
+}
+
+export async function startBare(dir: string): Promise<Target> {
+  const args = shellArgs(dir).flatMap((a) => ["--arg", a]);
+  const started = await startProcess(process.execPath, [path.join(BENCH, "bare", "server.mjs"), "--port", "0", "--command", "/bin/bash", ...args], {
+    cwd: dir,
+    ready: /bare running at (http:\/\/\S+)/,
+    name: "bare pipeline",
+    timeoutMs: 30_000,
+  });
+  const url = started.url.replace(/\/$/, "");
+  return {
+    name: "bare",
+    pid: started.child.pid!,
+    url,
+    warm: async () => {
+      await (await fetch(`${url}/`)).text();
+    },
+    open: async (context, size) => {
+      const page = await context.newPage();
+      await page.goto(size ? `${url}/?cols=${size.cols}&rows=${size.rows}` : `${url}/`);
+      await waitForShell(page);
+      return page;
+    },
+    stop: () => stopped(started),
+  };
+}
+
+async function stopped(started: Started): Promise<void> {
+  await started.stop();
+}

@@ -1,0 +1,271 @@
+// `npm run bench`: ours, wetty and the bare pipeline on the same work, in one run, in headless
+// Chromium; prints the table with ratios and writes the raw figures to bench/results/.
+// Everything runs on this machine and talks to 127.0.0.1 only. See docs/performance.md.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { ctrlC, echo, reattach, summarize, throughput, ECHO_KEYS, FLOOD_BYTES, type ReattachResult, type ThroughputResult } from "./lib/measure.ts";
+import { rssBytes, sleep } from "./lib/proc.ts";
+import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS, type LoadResult } from "./lib/state-load.ts";
+import { renderTable, type Row } from "./lib/table.ts";
+import { BENCH, ROOT, startBare, startOurs, startWetty, workDir, type Target, type TargetName } from "./lib/targets.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const VIEWPORT = { width: 1280, height: 800 };
+/** Throughput runs per pipeline; the table shows the median. */
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Page loads in the reattach test; the table shows the median. */
+const REATTACH_RUNS = Number(process.env.BENCH_REATTACH_RUNS ?? 3);
+/** The echo test's keys are typed in this many turns per pipeline. */
+const ECHO_BLOCKS = 5;
+const CTRL_C_RUNS = Number(process.env.BENCH_CTRL_C_RUNS ?? 5);
+const STATE_REQUESTS = Number(process.env.BENCH_STATE_REQUESTS ?? 4_000);
+/** Concurrent connections of the state throughput test: a laptop, a phone and their pages' pollers, generously. */
+const STATE_CONCURRENCY = 4;
+/**
+ * Requests a second in the state latency test: far above real use (each open page polls every few
+ * seconds) yet below saturation, so the p99 is the time a request takes, not the queue in front of it.
+ */
+const STATE_RATE = 100;
+const STATE_PACED_SECONDS = 10;
+const ONLY = (process.env.BENCH_ONLY ?? "ours,wetty,bare").split(",") as TargetName[];
+
+interface TargetResult {
+  cols: number;
+  rows: number;
+  rssIdle: number;
+  rssLive: number;
+  rssFlood: number;
+  throughput: ThroughputResult[];
+  echo: { renderedMs: number[]; parsedMs: number[] };
+  ctrlC: number[];
+  reattach?: ReattachResult;
+  stateEnded?: LoadResult;
+  stateLive?: LoadResult;
+  stateEndedPaced?: LoadResult;
+  stateLivePaced?: LoadResult;
+}
+
+function ensureBenchDependencies(): void {
+  if (fs.existsSync(path.join(BENCH, "node_modules", "wetty", "build", "main.js"))) return;
+  console.log("Installing the benchmark's peers (bench/package-lock.json) with npm ci --prefix bench ...");
+  const result = spawnSync("npm", ["ci", "--prefix", BENCH, "--no-audit", "--no-fund"], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("Could not install bench/ dependencies (npm ci --prefix bench failed)");
+}
+
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+interface Running {
+  readonly name: TargetName;
+  readonly target: Target & { dataDir?: string };
+  readonly dir: string;
+  readonly context: BrowserContext;
+  page?: Page;
+  readonly result: TargetResult;
+}
+
+async function startTarget(browser: Browser, name: TargetName): Promise<Running> {
+  const dir = workDir();
+  const target: Target & { dataDir?: string } = name === "ours" ? await startOurs(dir) : name === "wetty" ? await startWetty(dir) : await startBare(dir);
+  log(`${name}: server pid ${target.pid} at ${target.url}`);
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript({ path: path.join(BENCH, "lib", "probe.js") });
+  if (target.dataDir) {
+    seedEndedSessions(target.dataDir);
+    log(`${name}: seeded ${SEEDED_SESSIONS} ended sessions`);
+  }
+  await target.warm();
+  const result: TargetResult = { cols: 0, rows: 0, rssIdle: 0, rssLive: 0, rssFlood: 0, throughput: [], echo: { renderedMs: [], parsedMs: [] }, ctrlC: [] };
+  return { name, target, dir, context, result };
+}
+
+async function stopTarget(running: Running): Promise<void> {
+  await running.context.close().catch(() => undefined);
+  await running.target.stop();
+  fs.rmSync(running.dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs every figure. The pipelines are all up at once and each timed figure is taken in turns
+ * (ours, wetty, bare, ours, ...), so a change in what else the machine is doing falls on all three
+ * alike instead of on whichever ran at that moment.
+ */
+async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<Record<TargetName, TargetResult>>> {
+  const all: Running[] = [];
+  try {
+    for (const name of names) all.push(await startTarget(browser, name));
+    await sleep(2_000);
+    for (const r of all) r.result.rssIdle = rssBytes(r.target.pid) ?? 0;
+
+    let size: { cols: number; rows: number } | undefined;
+    for (const r of all) {
+      r.page = await r.target.open(r.context, r.name === "ours" ? undefined : size);
+      const termSize = await r.page.evaluate(() => ({ cols: window.__bench.term!.cols, rows: window.__bench.term!.rows }));
+      Object.assign(r.result, termSize);
+      size ??= termSize;
+      log(`${r.name}: terminal ${termSize.cols}x${termSize.rows}`);
+    }
+    await sleep(2_000);
+    for (const r of all) r.result.rssLive = rssBytes(r.target.pid) ?? 0;
+
+    for (let round = 0; round < RUNS; round++) {
+      for (const r of all) {
+        const run = await throughput(r.page!, r.target.pid);
+        r.result.throughput.push(run);
+        r.result.rssFlood = Math.max(r.result.rssFlood, run.peakRssBytes);
+        log(`${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`);
+      }
+    }
+    for (let block = 0; block < ECHO_BLOCKS; block++) {
+      for (const r of all) {
+        const part = await echo(r.page!, ECHO_KEYS / ECHO_BLOCKS);
+        r.result.echo.renderedMs.push(...part.renderedMs);
+        r.result.echo.parsedMs.push(...part.parsedMs);
+      }
+    }
+    for (const r of all) {
+      log(`${r.name}: echo p50 ${summarize.p50(r.result.echo.renderedMs).toFixed(2)} ms, p99 ${summarize.p99(r.result.echo.renderedMs).toFixed(2)} ms`);
+    }
+    for (let round = 0; round < CTRL_C_RUNS; round++) {
+      for (const r of all) r.result.ctrlC.push(...(await ctrlC(r.page!, 1)).ms);
+    }
+    for (const r of all) log(`${r.name}: Ctrl-C ${r.result.ctrlC.map((m) => m.toFixed(0)).join(", ")} ms`);
+
+    const ours = all.find((r) => r.name === "ours");
+    if (ours) {
+      const { target, result } = ours;
+      const re = await reattach(ours.page!, `${target.url}/study`, REATTACH_RUNS);
+      ours.page = re.page;
+      result.reattach = re.result;
+      log(
+        `ours: reattach ${re.result.ms.map((m) => m.toFixed(0)).join(", ")} ms (from the attach request ${re.result.fromAttachMs.map((m) => m.toFixed(0)).join(", ")} ms), snapshot ${(re.result.snapshotBytes / 1024).toFixed(0)} KB`,
+      );
+      const stateUrl = `${target.url}/api/session/state`;
+      const load = { total: STATE_REQUESTS, concurrency: STATE_CONCURRENCY, warmup: 200, maxSeconds: 60 };
+      const paced = { rate: STATE_RATE, seconds: STATE_PACED_SECONDS };
+      result.stateLive = await loadTest(stateUrl, load);
+      result.stateLivePaced = await pacedTest(stateUrl, paced);
+      log(
+        `ours: state (live) ${result.stateLive.perSecond.toFixed(0)} req/s, p99 ${result.stateLive.p99Ms.toFixed(2)} ms at ${STATE_CONCURRENCY} connections; p99 ${result.stateLivePaced.p99Ms.toFixed(2)} ms at ${STATE_RATE} req/s`,
+      );
+      await ours.page!.close();
+      const ended = await fetch(`${target.url}/api/session/end`, { method: "POST", headers: { origin: target.url } });
+      if (!ended.ok) throw new Error(`Could not end the benchmark session: ${ended.status}`);
+      result.stateEnded = await loadTest(stateUrl, load);
+      result.stateEndedPaced = await pacedTest(stateUrl, paced);
+      log(
+        `ours: state (ended) ${result.stateEnded.perSecond.toFixed(0)} req/s, p99 ${result.stateEnded.p99Ms.toFixed(2)} ms at ${STATE_CONCURRENCY} connections; p99 ${result.stateEndedPaced.p99Ms.toFixed(2)} ms at ${STATE_RATE} req/s`,
+      );
+    }
+    return Object.fromEntries(all.map((r) => [r.name, r.result]));
+  } finally {
+    for (const r of all) await stopTarget(r);
+  }
+}
+
+function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
+  const pick = (f: (t: TargetResult) => number | undefined) => ({
+    ours: r.ours ? (f(r.ours) ?? null) : null,
+    wetty: r.wetty ? (f(r.wetty) ?? null) : null,
+    bare: r.bare ? (f(r.bare) ?? null) : null,
+  });
+  const within = (ours: number | null, bare: number | null, wetty: number | null, higherIsBetter: boolean) => {
+    if (ours === null || bare === null) return null;
+    const nearBare = higherIsBetter ? ours >= 0.9 * bare : ours <= 1.1 * bare;
+    const aheadOfWetty = wetty === null ? true : higherIsBetter ? ours > wetty : ours < wetty;
+    return nearBare && aheadOfWetty;
+  };
+  const below = (value: number | null, limit: number) => (value === null ? null : value < limit);
+  const noSnapshot = "no server-side screen: a reload starts a new shell, so there is nothing to restore";
+  const noDb = "has no session database or state API";
+  const tp = pick((t) => summarize.p50(t.throughput.map((x) => x.mbPerSecond)));
+  const e50 = pick((t) => summarize.p50(t.echo.renderedMs));
+  const e99 = pick((t) => summarize.p99(t.echo.renderedMs));
+  const e50parsed = pick((t) => summarize.p50(t.echo.parsedMs));
+  const cc = pick((t) => summarize.p50(t.ctrlC));
+  const ccMax = pick((t) => summarize.max(t.ctrlC));
+  const ra = pick((t) => (t.reattach ? summarize.p50(t.reattach.ms) : undefined));
+  const raAttach = pick((t) => (t.reattach ? summarize.p50(t.reattach.fromAttachMs) : undefined));
+  const raSize = pick((t) => (t.reattach ? t.reattach.snapshotBytes / 1024 : undefined));
+  const idle = pick((t) => mb(t.rssIdle));
+  const live = pick((t) => mb(t.rssLive));
+  const flood = pick((t) => mb(t.rssFlood));
+  const sEndedRps = pick((t) => t.stateEnded?.perSecond);
+  const sEndedP99 = pick((t) => t.stateEnded?.p99Ms);
+  const sLiveRps = pick((t) => t.stateLive?.perSecond);
+  const sLiveP99 = pick((t) => t.stateLive?.p99Ms);
+  const sEndedPacedP99 = pick((t) => t.stateEndedPaced?.p99Ms);
+  const sLivePacedP99 = pick((t) => t.stateLivePaced?.p99Ms);
+  return [
+    { figure: `1. throughput, ${FLOOD_BYTES / 1e6} MB mixed ANSI (median of ${RUNS})`, unit: "MB/s", ...tp, goal: { text: ">= 0.9x bare, > wetty", met: within(tp.ours, tp.bare, tp.wetty, true) } },
+    { figure: `2. echo p50 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e50, goal: { text: "<= 1.1x bare, < wetty", met: within(e50.ours, e50.bare, e50.wetty, false) } },
+    { figure: `2. echo p99 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e99, goal: { text: "<= 1.1x bare, < wetty", met: within(e99.ours, e99.bare, e99.wetty, false) } },
+    { figure: "2. echo p50, to parsed (before the frame that shows it)", unit: "ms", ...e50parsed },
+    { figure: `3. Ctrl-C under yes flood, to prompt (median of ${CTRL_C_RUNS})`, unit: "ms", ...cc, goal: { text: "< 200 ms", met: below(cc.ours, 200) } },
+    { figure: `3. Ctrl-C under yes flood, worst of ${CTRL_C_RUNS}`, unit: "ms", ...ccMax, goal: { text: "< 200 ms", met: below(ccMax.ours, 200) } },
+    { figure: `4. reattach, page load to restored 10,000-line screen (median of ${REATTACH_RUNS})`, unit: "ms", ...ra, na: { wetty: noSnapshot, bare: noSnapshot }, goal: { text: "< 150 ms", met: below(ra.ours, 150) } },
+    { figure: "4. reattach, of which attach request to restored screen", unit: "ms", ...raAttach, na: { wetty: noSnapshot, bare: noSnapshot } },
+    { figure: "4. reattach snapshot size", unit: "KB", ...raSize, na: { wetty: noSnapshot, bare: noSnapshot } },
+    { figure: "5. server RSS, idle", unit: "MB", ...idle },
+    { figure: "5. server RSS, one live session", unit: "MB", ...live },
+    { figure: "5. server RSS, peak during the flood", unit: "MB", ...flood },
+    { figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended, none live: throughput at ${STATE_CONCURRENCY} connections`, unit: "req/s", ...sEndedRps, na: { wetty: noDb, bare: noDb } },
+    { figure: `6. ... p99 at ${STATE_RATE} req/s`, unit: "ms", ...sEndedPacedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sEndedPacedP99.ours, 10) } },
+    { figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`, unit: "ms", ...sEndedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sEndedP99.ours, 10) } },
+    { figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended + 1 live: throughput at ${STATE_CONCURRENCY} connections`, unit: "req/s", ...sLiveRps, na: { wetty: noDb, bare: noDb } },
+    { figure: `6. ... p99 at ${STATE_RATE} req/s`, unit: "ms", ...sLivePacedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sLivePacedP99.ours, 10) } },
+    { figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`, unit: "ms", ...sLiveP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sLiveP99.ours, 10) } },
+  ];
+}
+
+function chromiumVersion(browser: Browser): string {
+  return browser.version();
+}
+
+async function main(): Promise<void> {
+  ensureBenchDependencies();
+  const loadBefore = os.loadavg()[0]!;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const results: Partial<Record<TargetName, TargetResult>> = {};
+  try {
+    Object.assign(results, await benchAll(browser, (["ours", "wetty", "bare"] as const).filter((n) => ONLY.includes(n))));
+    const machine = {
+      cpus: os.availableParallelism(),
+      cpuModel: os.cpus()[0]?.model ?? "unknown",
+      memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+      node: process.version,
+      chromium: chromiumVersion(browser),
+      kernel: os.release(),
+      /** One-minute load average before and after the run (the run itself adds about 2). */
+      loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
+    };
+    const table = renderTable(rows(results));
+    const sizes = (["ours", "wetty", "bare"] as const)
+      .filter((n) => results[n])
+      .map((n) => `${n} ${results[n]!.cols}x${results[n]!.rows}`)
+      .join(", ");
+    console.log("");
+    console.log(table);
+    console.log("");
+    console.log(`terminal sizes: ${sizes}; viewport ${VIEWPORT.width}x${VIEWPORT.height}`);
+    console.log(
+      `machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Linux ${machine.kernel}, node ${machine.node}, chromium ${machine.chromium}`,
+    );
+    const { before, after } = machine.loadAverage;
+    // The run itself keeps both cores busy, so only the load before it says whether others were running.
+    console.log(`load average (1 min): ${before} before the run, ${after} after it${before > machine.cpus / 2 ? " (the machine was already busy with other work: figures are pessimistic)" : ""}`);
+    const out = path.join(BENCH, "results");
+    fs.mkdirSync(out, { recursive: true });
+    const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    fs.writeFileSync(file, JSON.stringify({ machine, results, table }, null, 2));
+    console.log(`raw figures: ${path.relative(ROOT, file)}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();
