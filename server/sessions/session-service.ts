@@ -12,6 +12,7 @@ import { sessionsDir } from "../config/paths.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
 import { agentEnvironment, scrubbedEnvironment } from "../security/agent-env.ts";
+import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { ApiError, conflict, notFound } from "../api/api-error.ts";
 import type { StartSessionInput } from "../api/schemas.ts";
@@ -247,7 +248,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
     if (holder) throw this.alreadyActive(holder);
 
     const id = owner.id ?? crypto.randomUUID();
-    const token = crypto.randomBytes(24).toString("base64url");
+    const token = newSecret();
     const plan = focusPlanFor(input.focusPlan, input.energy);
     const now = new Date();
     this.registry.reserve(id);
@@ -270,7 +271,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
           ownerUrl: owner.ownerUrl,
           muxSession: owner.muxSession,
           liveSlot: LIVE_SLOT,
-          tokenHash: sha256(token),
+          tokenHash: hashSecret(token),
           focusPlan: plan.kind,
           focusMinutes: plan.focusMinutes,
           breakMinutes: plan.breakMinutes,
@@ -485,7 +486,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
    * Refused when the token is unknown or its session has ended.
    */
   async sessionForToken(token: string): Promise<string> {
-    const row = await this.deps.db.studySession.findFirst({ where: { tokenHash: sha256(token) } });
+    const row = await this.deps.db.studySession.findFirst({ where: { tokenHash: hashSecret(token) } });
     if (!row) throw new ApiError(401, "This session token is not valid: run the command inside a StudyLoop session.");
     const judged = row.endedAt ? null : await this.reconcileRow(row);
     if (!judged || judged.row.endedAt) throw new ApiError(409, "The session this token belongs to has ended: nothing was written.");
@@ -735,9 +736,3 @@ function attachInfo(transport: "pty" | "acp" | "tmux", sessionId: string): Start
 function pickDefined(values: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
 }
-
-function sha256(text: string): string {
-  return crypto.createHash("sha256").update(text).digest("hex");
-}
-
-export { sha256 };
