@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawn as spawnPty, type IPty } from "node-pty";
+import { ExitLatch } from "./exit-latch.ts";
 
 /**
  * Output batching, after VS Code's TerminalDataBufferer, but leading-edge: output that arrives while no
@@ -67,12 +68,11 @@ export class PtySpawnError extends Error {
 export class PtyProcess {
   readonly pid: number;
   private readonly dataListeners = new Set<(data: string) => void>();
-  private readonly exitListeners = new Set<(e: PtyExit) => void>();
+  private readonly exitLatch = new ExitLatch<PtyExit>();
   private batch = "";
   private batchTimer: NodeJS.Timeout | undefined;
   /** performance.now() of the last chunk emitted with no window open (see PtyBatching). */
   private lastEmitAt = Number.NEGATIVE_INFINITY;
-  private exitInfo: PtyExit | undefined;
   private isPaused = false;
   private readonly subscriptions: Disposable[];
 
@@ -115,20 +115,11 @@ export class PtyProcess {
 
   /** Fires once. A listener added after the exit is called on the next tick with the same event. */
   onExit(cb: (e: PtyExit) => void): Disposable {
-    if (this.exitInfo) {
-      const exit = this.exitInfo;
-      let disposed = false;
-      queueMicrotask(() => {
-        if (!disposed) cb(exit);
-      });
-      return { dispose: () => (disposed = true) };
-    }
-    this.exitListeners.add(cb);
-    return { dispose: () => this.exitListeners.delete(cb) };
+    return this.exitLatch.on(cb);
   }
 
   get exited(): boolean {
-    return this.exitInfo !== undefined;
+    return this.exitLatch.value !== undefined;
   }
 
   get paused(): boolean {
@@ -137,12 +128,12 @@ export class PtyProcess {
 
   /** Written even while output is paused: input and output are independent (Ctrl-C under a flood). */
   write(data: string): void {
-    if (this.exitInfo) return;
+    if (this.exitLatch.value) return;
     this.pty.write(data);
   }
 
   resize(cols: number, rows: number): void {
-    if (this.exitInfo) return;
+    if (this.exitLatch.value) return;
     try {
       this.pty.resize(cols, rows);
     } catch {
@@ -157,7 +148,7 @@ export class PtyProcess {
    * Linux hangs up the terminal when it exits, which flushes the unread buffer (pty_flush_buffer).
    */
   pause(): void {
-    if (this.isPaused || this.exitInfo) return;
+    if (this.isPaused || this.exitLatch.value) return;
     this.isPaused = true;
     this.pty.pause();
   }
@@ -175,7 +166,7 @@ export class PtyProcess {
    */
   kill(signal: string = "SIGHUP"): void {
     // After the exit the group id may be reused by an unrelated process group: never signal it then.
-    if (this.exitInfo) return;
+    if (this.exitLatch.value) return;
     try {
       process.kill(-this.pid, signal);
     } catch (groupError) {
@@ -194,7 +185,7 @@ export class PtyProcess {
     this.flushBatch();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.dataListeners.clear();
-    this.exitListeners.clear();
+    this.exitLatch.clear();
   }
 
   private handleData(data: string): void {
@@ -246,12 +237,9 @@ export class PtyProcess {
   }
 
   private handleExit(exit: PtyExit): void {
-    if (this.exitInfo) return;
+    if (this.exitLatch.value) return;
     this.flushBatch();
-    this.exitInfo = exit;
-    const listeners = [...this.exitListeners];
-    this.exitListeners.clear();
-    for (const listener of listeners) listener(exit);
+    this.exitLatch.fire(exit);
   }
 }
 

@@ -5,6 +5,7 @@ import { FlowController } from "./flow-control.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
 import { clampTerminalSize, decideTerminalSize, type TerminalSize, type ViewerSizeFacts } from "./resize-policy.ts";
 import { TerminalMirror } from "./terminal-mirror.ts";
+import { ExitLatch } from "./exit-latch.ts";
 
 /** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
 export type TerminalFrame =
@@ -81,9 +82,8 @@ export class TerminalSession {
   private stallTimer: NodeJS.Timeout | undefined;
   private stallTimerDue = 0;
   private killTimer: NodeJS.Timeout | undefined;
-  private exit: PtyExit | undefined;
   private disposed = false;
-  private readonly exitListeners = new Set<(e: PtyExit) => void>();
+  private readonly exited = new ExitLatch<PtyExit>();
   private readonly subscriptions: Disposable[];
 
   private constructor(
@@ -127,7 +127,7 @@ export class TerminalSession {
 
   /** Set once the program has exited. */
   get exitStatus(): PtyExit | undefined {
-    return this.exit;
+    return this.exited.value;
   }
 
   bufferStats(): TerminalBufferStats {
@@ -193,7 +193,7 @@ export class TerminalSession {
 
   /** Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). */
   input(viewerId: string, data: string): void {
-    if (this.disposed || this.exit) return;
+    if (this.disposed || this.exited.value) return;
     const viewer = this.viewers.get(viewerId);
     if (viewer) {
       viewer.typedAt = ++this.clock;
@@ -227,16 +227,7 @@ export class TerminalSession {
 
   /** Fires once when the program exits (after its last output chunk), also if it already has. */
   onExit(cb: (e: { exitCode: number; signal?: number }) => void): Disposable {
-    if (this.exit) {
-      const exit = this.exit;
-      let disposed = false;
-      queueMicrotask(() => {
-        if (!disposed) cb(exit);
-      });
-      return { dispose: () => (disposed = true) };
-    }
-    this.exitListeners.add(cb);
-    return { dispose: () => this.exitListeners.delete(cb) };
+    return this.exited.on(cb);
   }
 
   /** The screen and scrollback after all output so far, without terminal modes: for saved transcripts. */
@@ -246,7 +237,7 @@ export class TerminalSession {
 
   /** SIGHUP to the program's process group, then SIGKILL after KILL_GRACE_MS if it is still running. */
   kill(): void {
-    if (this.exit) return;
+    if (this.exited.value) return;
     this.pty.kill("SIGHUP");
     if (this.killTimer) return;
     this.killTimer = setTimeout(() => {
@@ -261,13 +252,13 @@ export class TerminalSession {
     if (this.disposed) return;
     this.disposed = true;
     this.viewers.clear();
-    this.exitListeners.clear();
+    this.exited.clear();
     this.clearStallTimer();
     this.mirror.dispose();
     this.ring.length = 0;
     this.ringHead = 0;
     this.ringChars = 0;
-    if (this.exit) {
+    if (this.exited.value) {
       for (const subscription of this.subscriptions) subscription.dispose();
       this.pty.dispose();
     } else {
@@ -291,18 +282,15 @@ export class TerminalSession {
   }
 
   private handleExit(exit: PtyExit): void {
-    this.exit = exit;
     if (this.killTimer) clearTimeout(this.killTimer);
     this.killTimer = undefined;
     this.clearStallTimer();
+    // Disposed already: nobody is listening any more; only let go of the pty.
+    this.exited.fire(exit, !this.disposed);
     if (this.disposed) {
       for (const subscription of this.subscriptions) subscription.dispose();
       this.pty.dispose();
-      return;
     }
-    const listeners = [...this.exitListeners];
-    this.exitListeners.clear();
-    for (const listener of listeners) listener(exit);
   }
 
   /** Sends a live frame to one viewer, or queues it while the viewer's snapshot is being taken. */
@@ -401,7 +389,7 @@ export class TerminalSession {
   }
 
   private updateFlow(): void {
-    if (this.disposed || this.exit) return;
+    if (this.disposed || this.exited.value) return;
     if (!this.pty.paused && this.flow.shouldPause()) this.pty.pause();
     else if (this.pty.paused && this.flow.shouldResume()) this.pty.resume();
     this.scheduleStallCheck();
