@@ -291,7 +291,7 @@ test.describe("the study loop", () => {
     expect((await viewer.attach()).ok).toBe(true);
     await viewer.waitFor("tutor> ");
     viewer.input("env STUDYLOOP_SESSION_TOKEN\r");
-    const printed = /\n([A-Za-z0-9_-]{32})\r?\n/;
+    const printed = /\n([A-Za-z0-9_-]{43})\r?\n/;
     await viewer.waitFor(printed);
     const token = printed.exec(viewer.text)![1]!;
     const asAgent = { authorization: `Bearer ${token}` };
