@@ -9,14 +9,14 @@ import { studySocket } from "../components/socket";
 import { Markdown } from "../components/Markdown";
 import { EMPTY_CONVERSATION, foldEvents, type ChatItem, type Conversation } from "./acp-conversation";
 import { SessionHeader } from "./SessionHeader";
+import { keepAttached, type AttachStatus } from "./keep-attached";
 
-type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
 
 export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
   const [conversation, addEvents] = useReducer((c: Conversation, events: AcpEventRecord[]) => foldEvents(c, events), EMPTY_CONVERSATION);
   const lastSeq = useRef(0);
   lastSeq.current = conversation.lastSeq;
-  const [status, setStatus] = useState<Status>("connecting");
+  const [status, setStatus] = useState<AttachStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const bottom = useRef<HTMLDivElement>(null);
@@ -28,39 +28,18 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
     const onEvent = (sessionId: string, event: AcpEventRecord) => {
       if (sessionId === id && !disposed) addEvents([event]);
     };
-    const attach = () => {
-      setStatus((s) => (s === "connecting" ? s : "reconnecting"));
-      socket.emit("acp:attach", { sessionId: id, sinceSeq: lastSeq.current }, (result) => {
-        if (disposed) return;
-        if (result.ok) {
-          setStatus("live");
-          setError(null);
-        } else if (result.session?.status === "ended") {
-          setStatus("ended");
-          onEnded(result.session);
-        } else {
-          setStatus("error");
-          setError(result.error);
-        }
-      });
-    };
-    const onEndedEvent = (sessionId: string, view: SessionView) => {
-      if (sessionId !== id) return;
-      setStatus("ended");
-      onEnded(view);
-    };
-    const onDisconnect = () => setStatus("reconnecting");
     socket.on("acp:event", onEvent);
-    socket.on("session:ended", onEndedEvent);
-    socket.on("connect", attach);
-    socket.on("disconnect", onDisconnect);
-    if (socket.connected) attach();
+    const release = keepAttached(socket, {
+      sessionId: id,
+      request: (ack) => socket.emit("acp:attach", { sessionId: id, sinceSeq: lastSeq.current }, ack),
+      setStatus,
+      setError,
+      onEnded,
+    });
     return () => {
       disposed = true;
+      release();
       socket.off("acp:event", onEvent);
-      socket.off("session:ended", onEndedEvent);
-      socket.off("connect", attach);
-      socket.off("disconnect", onDisconnect);
       socket.emit("acp:detach", { sessionId: id });
     };
   }, [id, onEnded]);

@@ -11,16 +11,16 @@ import type { TerminalFrameView } from "@/server/realtime/events";
 import { FlowControl } from "@/server/transports/pty/flow-control";
 import { studySocket } from "../components/socket";
 import { SessionHeader } from "./SessionHeader";
+import { keepAttached, type AttachStatus } from "./keep-attached";
 import { terminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
 import { supportPhone } from "./phone-support";
 
-type Status = "connecting" | "live" | "reconnecting" | "ended" | "error";
 
 export function TerminalConsole({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
   const host = useRef<HTMLDivElement>(null);
-  const [status, setStatus] = useState<Status>("connecting");
+  const [status, setStatus] = useState<AttachStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [keys] = useState(() => new KeyBarKeys());
 
@@ -87,39 +87,20 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
       }
     };
-    const attach = () => {
-      setStatus((s) => (s === "connecting" ? s : "reconnecting"));
-      socket.emit("terminal:attach", { sessionId: id, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, (result) => {
-        if (disposed) return;
-        if (result.ok) {
-          setStatus("live");
-          setError(null);
-          sendSize();
-        } else if (result.session && result.session.status === "ended") {
-          setStatus("ended");
-          onEnded(result.session);
-        } else {
-          setStatus("error");
-          setError(result.error);
-        }
-      });
-    };
-    const onEndedEvent = (sessionId: string, view: SessionView) => {
-      if (sessionId !== id) return;
-      setStatus("ended");
-      onEnded(view);
-    };
     const onTerminalError = (sessionId: string, message: string) => {
       if (sessionId === id) setError(message);
     };
-    const onDisconnect = () => setStatus("reconnecting");
 
     socket.on("terminal:frame", onFrame);
-    socket.on("session:ended", onEndedEvent);
     socket.on("terminal:error", onTerminalError);
-    socket.on("connect", attach);
-    socket.on("disconnect", onDisconnect);
-    if (socket.connected) attach();
+    const release = keepAttached(socket, {
+      sessionId: id,
+      request: (ack) => socket.emit("terminal:attach", { sessionId: id, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, ack),
+      onAttached: sendSize,
+      setStatus,
+      setError,
+      onEnded,
+    });
 
     keys.connect({
       send: (data) => socket.emit("terminal:input", { sessionId: id, data }),
@@ -138,11 +119,9 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
       input.dispose();
       stopPhone();
       keys.disconnect();
+      release();
       socket.off("terminal:frame", onFrame);
-      socket.off("session:ended", onEndedEvent);
       socket.off("terminal:error", onTerminalError);
-      socket.off("connect", attach);
-      socket.off("disconnect", onDisconnect);
       socket.emit("terminal:detach", { sessionId: id });
       term.dispose();
     };
