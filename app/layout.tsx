@@ -26,14 +26,25 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body>
         <header className="topbar">
-          <Link href="/" className="brand">
+          <Link href="/" className="brand" prefetch={false}>
             StudyLoop
           </Link>
+          {/* No prefetching: every page is rendered per request, so prefetching the nav would render
+              four pages on the server (and parse them here) on every page load, while the terminal is
+              being restored. A click costs one request to a server on this machine or the LAN. */}
           <nav aria-label="Main">
-            <Link href="/">Dashboard</Link>
-            <Link href="/study">Study</Link>
-            <Link href="/parking">Parking lot</Link>
-            <Link href="/devices">Devices</Link>
+            <Link href="/" prefetch={false}>
+              Dashboard
+            </Link>
+            <Link href="/study" prefetch={false}>
+              Study
+            </Link>
+            <Link href="/parking" prefetch={false}>
+              Parking lot
+            </Link>
+            <Link href="/devices" prefetch={false}>
+              Devices
+            </Link>
           </nav>
         </header>
         <main className="page">{children}</main>

@@ -10,6 +10,11 @@ import { AcpChat } from "./AcpChat";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
 import { SessionSummary } from "../components/SessionSummary";
+import { studySocket } from "../components/socket";
+
+// Open the page's socket as soon as this module loads, while React is still hydrating: a live
+// session's console attaches the moment it mounts instead of waiting for a handshake first.
+if (typeof window !== "undefined") studySocket();
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
 

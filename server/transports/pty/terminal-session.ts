@@ -1,10 +1,10 @@
 // One agent in a pty, watched by any number of viewers: numbers every output chunk, keeps the mirror
 // and a bounded replay ring, attaches viewers with one replay (or a resume), applies flow control and
-// the resize policy. Composes PtyProcess, TerminalMirror and FlowController; knows nothing of sockets.
+// the resize policy. Composes PtyProcess, MirrorThread and FlowController; knows nothing of sockets.
 import { FlowController } from "./flow-control.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
 import { clampTerminalSize, decideTerminalSize, type TerminalSize, type ViewerSizeFacts } from "./resize-policy.ts";
-import { TerminalMirror } from "./terminal-mirror.ts";
+import { MirrorThread } from "./mirror-thread.ts";
 import { ExitLatch } from "./exit-latch.ts";
 
 /** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
@@ -88,7 +88,7 @@ export class TerminalSession {
 
   private constructor(
     private readonly pty: PtyProcess,
-    private readonly mirror: TerminalMirror,
+    private readonly mirror: MirrorThread,
     size: TerminalSize,
     private readonly log: (message: string) => void,
   ) {
@@ -105,7 +105,8 @@ export class TerminalSession {
   static start(opts: TerminalSessionOptions): TerminalSession {
     const size = clampTerminalSize({ cols: opts.cols, rows: opts.rows });
     const pty = PtyProcess.spawn({ ...opts, ...size });
-    return new TerminalSession(pty, new TerminalMirror(size.cols, size.rows), size, opts.log ?? console.error);
+    const log = opts.log ?? console.error;
+    return new TerminalSession(pty, new MirrorThread(size.cols, size.rows, { log }), size, log);
   }
 
   /** The number of the last output chunk (0 before any output). */

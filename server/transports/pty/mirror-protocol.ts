@@ -1,0 +1,24 @@
+// Messages between a MirrorThread (the session's side) and its mirror worker. Kept in one place so both
+// sides agree on them; postMessage copies them (structured clone), so they hold only plain data.
+import type { MirrorSnapshot } from "./terminal-mirror.ts";
+
+export interface MirrorWorkerData {
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback?: number;
+  /** Nice value for the worker's thread (Linux: per thread), or undefined to leave it as it is. */
+  readonly nice?: number;
+}
+
+/** To the worker. Handled strictly in order, which is what keeps snapshots exact. */
+export type MirrorRequest =
+  | { readonly type: "write"; readonly data: string }
+  | { readonly type: "resize"; readonly cols: number; readonly rows: number }
+  | { readonly type: "snapshot"; readonly id: number; readonly excludeModes: boolean };
+
+/** From the worker. */
+export type MirrorReply =
+  /** This many more writes (in the order they were sent) have been parsed. */
+  | { readonly type: "parsed"; readonly writes: number }
+  | { readonly type: "snapshot"; readonly id: number; readonly snapshot: MirrorSnapshot }
+  | { readonly type: "snapshot-failed"; readonly id: number; readonly message: string };

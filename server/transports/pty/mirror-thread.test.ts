@@ -1,0 +1,100 @@
+// The mirror on its worker thread keeps TerminalMirror's contract (exact snapshots, ordered resizes,
+// parse callbacks in order), and a worker that dies releases everyone waiting on it.
+import { afterEach, describe, expect, it } from "vitest";
+import { MirrorThread, MirrorUnavailableError } from "./mirror-thread.ts";
+import { MirrorDisposedError, TerminalMirror } from "./terminal-mirror.ts";
+
+const ESC = "\x1b[";
+const threads: MirrorThread[] = [];
+const mirrors: TerminalMirror[] = [];
+
+afterEach(() => {
+  for (const thread of threads.splice(0)) thread.dispose();
+  for (const mirror of mirrors.splice(0)) mirror.dispose();
+});
+
+function newThread(cols = 80, rows = 24, workerSource?: string): MirrorThread {
+  const thread = new MirrorThread(cols, rows, { workerSource, log: () => undefined });
+  threads.push(thread);
+  return thread;
+}
+
+/** The same input through an in-thread mirror: what the worker's snapshot must equal. */
+async function inThread(writes: (mirror: TerminalMirror) => void, cols = 80, rows = 24): Promise<string> {
+  const mirror = new TerminalMirror(cols, rows);
+  mirrors.push(mirror);
+  writes(mirror);
+  return (await mirror.snapshot()).data;
+}
+
+const lines = (count: number, tag: string) =>
+  Array.from({ length: count }, (_, i) => `${ESC}${31 + (i % 7)}m${tag} ${i} ${ESC}0m${"=".repeat(i % 50)}\r\n`).join("");
+
+describe("MirrorThread", () => {
+  it("snapshots exactly what was written before the call, as the in-thread mirror does", async () => {
+    const thread = newThread();
+    thread.write(lines(500, "before"));
+    const pending = thread.snapshot();
+    thread.write(lines(10, "after"));
+    const snapshot = await pending;
+    expect(snapshot.data).toBe(await inThread((mirror) => mirror.write(lines(500, "before"))));
+    expect(snapshot.data).not.toContain("after");
+    expect((await thread.snapshot()).data).toContain("after 9");
+  });
+
+  it("applies a resize behind earlier writes and reports the new size at once", async () => {
+    const thread = newThread(80, 24);
+    const write = (mirror: { write(data: string): void; resize(cols: number, rows: number): void }) => {
+      mirror.write(`${"w".repeat(70)}\r\n`);
+      mirror.resize(40, 10);
+      mirror.write("after resize");
+    };
+    write(thread);
+    expect({ cols: thread.cols, rows: thread.rows }).toEqual({ cols: 40, rows: 10 });
+    const snapshot = await thread.snapshot();
+    expect({ cols: snapshot.cols, rows: snapshot.rows }).toEqual({ cols: 40, rows: 10 });
+    expect(snapshot.data).toBe(await inThread(write));
+  });
+
+  it("calls back each write once parsed, in order, and counts what is still unparsed", async () => {
+    const thread = newThread();
+    const parsed: number[] = [];
+    for (let i = 0; i < 50; i++) thread.write("x".repeat(1_000), () => parsed.push(i));
+    expect(thread.pendingChars).toBe(50_000);
+    await thread.snapshot({ excludeModes: true });
+    expect(parsed).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(thread.pendingChars).toBe(0);
+  });
+
+  it("leaves modes out of a transcript snapshot", async () => {
+    const thread = newThread();
+    thread.write(`${ESC}?2004h${ESC}?1000hready`);
+    expect((await thread.snapshot()).data).toContain("?1000h");
+    expect((await thread.snapshot({ excludeModes: true })).data).not.toContain("?1000h");
+  });
+
+  it("rejects waiting snapshots when disposed, and refuses reads afterwards", async () => {
+    const thread = new MirrorThread(80, 24);
+    thread.write("x".repeat(200_000));
+    const pending = thread.snapshot();
+    thread.dispose();
+    await expect(pending).rejects.toBeInstanceOf(MirrorDisposedError);
+    await expect(thread.snapshot()).rejects.toBeInstanceOf(MirrorDisposedError);
+    thread.write("ignored");
+  });
+
+  it("releases waiting writes and snapshots when its worker dies, so output is never held back", async () => {
+    // A worker that dies on its first message, as a crash in the parser would.
+    const thread = newThread(80, 24, `require("node:worker_threads").parentPort.on("message", () => { throw new Error("parser crashed"); });`);
+    const parsed: number[] = [];
+    thread.write("one", () => parsed.push(1));
+    thread.write("two", () => parsed.push(2));
+    await expect(thread.snapshot()).rejects.toBeInstanceOf(MirrorUnavailableError);
+    expect(parsed).toEqual([1, 2]);
+    expect(thread.pendingChars).toBe(0);
+    // Later writes are released at once; snapshots say why they cannot be taken.
+    thread.write("three", () => parsed.push(3));
+    expect(parsed).toEqual([1, 2, 3]);
+    await expect(thread.snapshot()).rejects.toThrow(/screen copy stopped working/);
+  });
+});

@@ -1,0 +1,209 @@
+// The session's handle on its terminal mirror, which parses on a worker thread (mirror-worker.ts).
+// Parsing every byte a second time (Chromium parses it too) costs about a second of CPU per 50 MB; on
+// the server's event loop that time was taken from socket.io and the API in the middle of a flood. On
+// its own thread, at a lower priority, it uses what CPU is left and only ever delays the mirror itself,
+// which flow control bounds (the session counts the mirror's unparsed chars like a viewer's unacked).
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { buildSync } from "esbuild";
+import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
+import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./terminal-mirror.ts";
+
+export const MirrorThreadLimits = {
+  /**
+   * The worker thread's nice value. Under a flood the browser's parser is what the learner waits for;
+   * the mirror can catch up in the gaps (a snapshot waits for it, and only a reattach asks for one).
+   */
+  NICE: 10,
+} as const;
+
+let workerSource: string | undefined;
+
+/**
+ * mirror-worker.ts bundled (with @xterm/headless) into one plain script, once per process. Worker threads
+ * do not inherit the tsx loader the server runs under, and registering it again in every worker costs
+ * ~30 MB of memory per session; a bundled script costs ~13 MB. esbuild is the compiler tsx itself uses;
+ * the first build takes ~100 ms.
+ */
+function mirrorWorkerSource(): string {
+  workerSource ??= buildSync({
+    entryPoints: [fileURLToPath(new URL("./mirror-worker.ts", import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  }).outputFiles[0]!.text;
+  return workerSource;
+}
+
+export class MirrorUnavailableError extends Error {
+  override readonly name = "MirrorUnavailableError";
+  constructor(reason: string) {
+    super(`The terminal's screen copy stopped working (${reason}); the agent still runs, but a reload cannot restore the screen`);
+  }
+}
+
+interface PendingWrite {
+  readonly chars: number;
+  readonly onParsed: (() => void) | undefined;
+}
+
+interface PendingSnapshot {
+  readonly resolve: (snapshot: MirrorSnapshot) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Same contract as TerminalMirror: writes are parsed in order, `onParsed` runs once a write is parsed,
+ * `snapshot` covers exactly what was written before the call, and `resize` is queued behind earlier writes.
+ * Messages to the worker keep their order, which is all the exactness needs.
+ */
+export class MirrorThread {
+  private readonly worker: Worker;
+  private size: { cols: number; rows: number };
+  /** Writes not yet parsed, from `writesHead` on (slots before it are cleared until compaction). */
+  private readonly writes: (PendingWrite | undefined)[] = [];
+  private writesHead = 0;
+  private unparsedChars = 0;
+  private readonly snapshots = new Map<number, PendingSnapshot>();
+  private nextSnapshotId = 1;
+  private failure: Error | undefined;
+  private disposed = false;
+
+  constructor(
+    cols: number,
+    rows: number,
+    options: {
+      scrollback?: number;
+      log?: (message: string) => void;
+      /** The worker's script (tests: a worker that fails); defaults to mirror-worker.ts, bundled. */
+      workerSource?: string;
+    } = {},
+  ) {
+    this.size = { cols, rows };
+    const workerData: MirrorWorkerData = {
+      cols,
+      rows,
+      scrollback: options.scrollback ?? MirrorLimits.SCROLLBACK_LINES,
+      nice: MirrorThreadLimits.NICE,
+    };
+    const log = options.log ?? console.error;
+    this.worker = new Worker(options.workerSource ?? mirrorWorkerSource(), { eval: true, workerData });
+    // The worker must not keep a server (or a test) alive on its own.
+    this.worker.unref();
+    this.worker.on("message", (reply: MirrorReply) => this.handleReply(reply));
+    this.worker.on("error", (error) => {
+      log(`The terminal mirror's worker failed: ${String(error)}`);
+      this.fail(String(error));
+    });
+    this.worker.on("exit", (code) => {
+      if (!this.disposed) this.fail(`its worker exited with code ${code}`);
+    });
+  }
+
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  /** Chars written and not yet parsed. */
+  get pendingChars(): number {
+    return this.unparsedChars;
+  }
+
+  write(data: string, onParsed?: () => void): void {
+    if (this.disposed) return;
+    if (this.failure) {
+      onParsed?.(); // nothing will parse it: do not hold the session's output back for it
+      return;
+    }
+    this.writes.push({ chars: data.length, onParsed });
+    this.unparsedChars += data.length;
+    this.post({ type: "write", data });
+  }
+
+  snapshot(options: SerializeOptions = {}): Promise<MirrorSnapshot> {
+    if (this.disposed) return Promise.reject(new MirrorDisposedError());
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextSnapshotId++;
+    return new Promise<MirrorSnapshot>((resolve, reject) => {
+      this.snapshots.set(id, { resolve, reject });
+      this.post({ type: "snapshot", id, excludeModes: options.excludeModes ?? false });
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
+    this.size = { cols, rows };
+    if (!this.failure) this.post({ type: "resize", cols, rows });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const pending of this.snapshots.values()) pending.reject(new MirrorDisposedError());
+    this.snapshots.clear();
+    this.writes.length = 0;
+    this.unparsedChars = 0;
+    void this.worker.terminate();
+  }
+
+  private post(request: MirrorRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  private handleReply(reply: MirrorReply): void {
+    if (this.disposed) return;
+    switch (reply.type) {
+      case "parsed":
+        for (let i = 0; i < reply.writes && this.writesHead < this.writes.length; i++) this.parsedOne();
+        this.compactWrites();
+        return;
+      case "snapshot":
+        this.settleSnapshot(reply.id, (pending) => pending.resolve(reply.snapshot));
+        return;
+      case "snapshot-failed":
+        this.settleSnapshot(reply.id, (pending) => pending.reject(new MirrorUnavailableError(reply.message)));
+        return;
+    }
+  }
+
+  private parsedOne(): void {
+    const write = this.writes[this.writesHead]!;
+    this.writes[this.writesHead++] = undefined;
+    this.unparsedChars -= write.chars;
+    write.onParsed?.();
+  }
+
+  private compactWrites(): void {
+    if (this.writesHead === this.writes.length) {
+      this.writes.length = 0;
+      this.writesHead = 0;
+    } else if (this.writesHead > 1_024 && this.writesHead * 2 > this.writes.length) {
+      this.writes.splice(0, this.writesHead);
+      this.writesHead = 0;
+    }
+  }
+
+  private settleSnapshot(id: number, settle: (pending: PendingSnapshot) => void): void {
+    const pending = this.snapshots.get(id);
+    if (!pending) return;
+    this.snapshots.delete(id);
+    settle(pending);
+  }
+
+  /** The worker is gone: release whoever waits on it so the session's output is not held back forever. */
+  private fail(reason: string): void {
+    if (this.failure || this.disposed) return;
+    this.failure = new MirrorUnavailableError(reason);
+    while (this.writesHead < this.writes.length) this.parsedOne();
+    this.compactWrites();
+    for (const pending of this.snapshots.values()) pending.reject(this.failure);
+    this.snapshots.clear();
+  }
+}

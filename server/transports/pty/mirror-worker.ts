@@ -1,0 +1,61 @@
+// The body of a mirror worker: one TerminalMirror, parsed on its own thread so that the server's event
+// loop (socket.io, the API, other sessions) never waits for xterm's parser. See mirror-thread.ts.
+import os from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
+import { TerminalMirror } from "./terminal-mirror.ts";
+
+const port = parentPort;
+if (!port) throw new Error("mirror-worker.ts runs as a worker thread (see mirror-thread.ts)");
+const options = workerData as MirrorWorkerData;
+
+if (options.nice !== undefined) {
+  try {
+    os.setPriority(options.nice); // pid 0: this thread only, on Linux
+  } catch {
+    // Not permitted here: parse at the normal priority.
+  }
+}
+
+const mirror = new TerminalMirror(options.cols, options.rows, { scrollback: options.scrollback });
+const reply = (message: MirrorReply) => port.postMessage(message);
+
+// Parsed writes are reported in batches (xterm parses many small writes in one slice), and always
+// before a snapshot reply, so the session learns of them in the order they happened.
+let parsedWrites = 0;
+let reportScheduled = false;
+function reportParsed(): void {
+  reportScheduled = false;
+  if (parsedWrites === 0) return;
+  reply({ type: "parsed", writes: parsedWrites });
+  parsedWrites = 0;
+}
+function wroteOne(): void {
+  parsedWrites++;
+  if (reportScheduled) return;
+  reportScheduled = true;
+  setImmediate(reportParsed);
+}
+
+port.on("message", (request: MirrorRequest) => {
+  switch (request.type) {
+    case "write":
+      mirror.write(request.data, wroteOne);
+      return;
+    case "resize":
+      mirror.resize(request.cols, request.rows);
+      return;
+    case "snapshot":
+      mirror.snapshot({ excludeModes: request.excludeModes }).then(
+        (snapshot) => {
+          reportParsed();
+          reply({ type: "snapshot", id: request.id, snapshot });
+        },
+        (error: unknown) => {
+          reportParsed();
+          reply({ type: "snapshot-failed", id: request.id, message: String(error) });
+        },
+      );
+      return;
+  }
+});
