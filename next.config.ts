@@ -15,6 +15,9 @@ const nextConfig: NextConfig = {
   // (part of `npm test`) runs tsc over the whole project instead.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  // The stylesheets (ours and xterm.js's, ~20 KB) go into the page itself: the first paint, which
+  // shows a live session's screen (app/study/ScreenPreview.tsx), waits for no further request.
+  experimental: { inlineCss: true },
   reactStrictMode: true,
   devIndicators: false,
 };

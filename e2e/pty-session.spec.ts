@@ -24,8 +24,15 @@ test("start, type, see the echo, reload and see the same screen", async ({ page 
   await typeInTerminal(page, "lines 300\r");
   await expectTerminalToContain(page, "line 300");
 
+  // The page comes with the screen as it is, before any script runs; the terminal then takes over.
+  const html = await (await page.request.get(`${server.url}/study`)).text();
+  const preview = html.slice(html.indexOf('data-testid="screen-preview"'));
+  expect(preview).toContain("line 300");
+  expect(preview).not.toContain("you said: hello tutor"); // scrolled off the visible screen
+
   await page.reload();
   await expect(page.getByTestId("console-status")).toHaveText("live");
+  await expect(page.getByTestId("screen-preview")).toHaveCount(0);
   await expectTerminalToContain(page, "you said: hello tutor");
   const text = await terminalText(page);
   expect(text).toContain("line 1\n");

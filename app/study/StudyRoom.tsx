@@ -4,6 +4,7 @@ import { useCallback, useState } from "react";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
+import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
 import { AcpChat } from "./AcpChat";
@@ -22,10 +23,13 @@ export function StudyRoom({
   initialState,
   agents,
   suggestions = null,
+  preview = null,
 }: {
   initialState: SessionStateView;
   agents: AgentListing[];
   suggestions?: NextSessionSuggestions | null;
+  /** The live terminal's screen when the page was rendered (for initialState's session). */
+  preview?: ScreenPreview | null;
 }) {
   const [state, setState] = useState(initialState);
   const [justEnded, setJustEnded] = useState<SessionView | null>(null);
@@ -52,7 +56,12 @@ export function StudyRoom({
         ) : state.attach.transport === "tmux" ? (
           <TmuxSessionView key={session.id} session={session} onEnded={onEnded} />
         ) : (
-          <TerminalConsole key={session.id} session={session} onEnded={onEnded} />
+          <TerminalConsole
+            key={session.id}
+            session={session}
+            preview={session.id === initialState.session?.id ? preview : null}
+            onEnded={onEnded}
+          />
         )}
       </LiveStudy>
     );

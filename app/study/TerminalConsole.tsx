@@ -16,10 +16,22 @@ import { terminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
 import { supportPhone } from "./phone-support";
+import { ScreenPreviewView } from "./ScreenPreview";
+import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 
 
-export function TerminalConsole({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
+export function TerminalConsole({
+  session,
+  preview = null,
+  onEnded,
+}: {
+  session: SessionView;
+  /** The screen as the server saw it when it rendered the page: shown until the replay is on screen. */
+  preview?: ScreenPreview | null;
+  onEnded: (view: SessionView) => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
+  const [restored, setRestored] = useState(false);
   const [status, setStatus] = useState<AttachStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [keys] = useState(() => new KeyBarKeys());
@@ -77,6 +89,7 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
         term.write(frame.data, () => {
           parsed(frame.data.length);
           sendSize();
+          setRestored(true);
         });
         lastSeq = frame.seq;
       } else if (frame.type === "output") {
@@ -130,7 +143,10 @@ export function TerminalConsole({ session, onEnded }: { session: SessionView; on
   return (
     <section className="console" aria-label="Tutor terminal">
       <SessionHeader session={session} status={status} statusTestId="console-status" error={error} onError={setError} onEnded={onEnded} />
-      <div className="terminal-frame" ref={host} data-testid="terminal" />
+      <div className="terminal-frame" data-testid="terminal">
+        <div className="terminal-host" ref={host} />
+        {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
+      </div>
       <KeyBar keys={keys} />
     </section>
   );

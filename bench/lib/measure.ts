@@ -126,7 +126,12 @@ export async function ctrlC(page: Page, runs: number, floodMs = 1_000): Promise<
 }
 
 export interface ReattachResult {
-  /** Page load (navigation start) to the restored screen rendered, per run. */
+  /**
+   * Page load (navigation start) to the server-rendered screen painted, per run (Element Timing); NaN
+   * when the page painted none or it did not show the restored screen's last line.
+   */
+  paintedMs: number[];
+  /** Page load (navigation start) to the restored screen rendered by xterm.js, scrollback and all, per run. */
   ms: number[];
   /** Page load to the restored buffer parsed (before its first frame), per run. */
   parsedMs: number[];
@@ -144,6 +149,7 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
   await waitForPromptAfter(page, prompts);
   const rows = await page.evaluate(() => window.__bench.term!.rows);
   const context = page.context();
+  const paintedMs: number[] = [];
   const ms: number[] = [];
   const parsedMs: number[] = [];
   const fromAttachMs: number[] = [];
@@ -162,7 +168,12 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
       timeout: 60_000,
     });
     const restore = (await handle.jsonValue()) as { parsedAt: number; renderedAt: number; lines: number };
-    const { writes, attachSentAt } = await next.evaluate(() => ({ writes: window.__bench.writes, attachSentAt: window.__bench.attachSentAt }));
+    const { writes, attachSentAt, previewPaint } = await next.evaluate(() => ({
+      writes: window.__bench.writes,
+      attachSentAt: window.__bench.attachSentAt,
+      previewPaint: window.__bench.previewPaint,
+    }));
+    paintedMs.push(previewPaint?.hasText ? previewPaint.at : Number.NaN);
     ms.push(restore.renderedAt);
     parsedMs.push(restore.parsedAt);
     fromAttachMs.push(attachSentAt === null ? Number.NaN : restore.renderedAt - attachSentAt);
@@ -172,7 +183,7 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
     current = next;
   }
   await current.evaluate(() => window.__bench.term!.focus());
-  return { result: { ms, parsedMs, fromAttachMs, snapshotChars, snapshotBytes, lines }, page: current };
+  return { result: { paintedMs, ms, parsedMs, fromAttachMs, snapshotChars, snapshotBytes, lines }, page: current };
 }
 
 export const summarize = {

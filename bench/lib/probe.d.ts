@@ -22,6 +22,8 @@ interface BenchProbe {
   restore: { parsedAt: number; renderedAt: number | null; lines: number } | null;
   writes: { max: number; maxBytes: number; count: number };
   attachSentAt: number | null;
+  /** When the server-rendered screen was painted, and whether it showed the text waited for. */
+  previewPaint: { at: number; hasText: boolean } | null;
 }
 interface Window {
   __bench: BenchProbe;

@@ -10,7 +10,9 @@
 //   and when that was rendered;
 // - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
 // - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
-//   pipeline's part of a reattach can be told from the page load's.
+//   pipeline's part of a reattach can be told from the page load's;
+// - previewPaint: when the server-rendered screen (ours: rows marked elementtiming="screen-preview")
+//   was painted, and whether it held the text the reattach test waits for (Element Timing API).
 (() => {
   const bench = {
     term: null,
@@ -21,8 +23,18 @@
     restore: null,
     writes: { max: 0, maxBytes: 0, count: 0 },
     attachSentAt: null,
+    previewPaint: null,
   };
   window.__bench = bench;
+
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.identifier !== "screen-preview" || bench.previewPaint) continue;
+      const wanted = window.__benchRestore;
+      const screen = document.querySelector("[data-testid=screen-preview]")?.textContent ?? "";
+      bench.previewPaint = { at: entry.renderTime || entry.loadTime, hasText: !!wanted && screen.includes(wanted.text) };
+    }
+  }).observe({ type: "element", buffered: true });
 
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {

@@ -17,6 +17,7 @@ import { installCommand, withCommandOnPath } from "../agents/studyloop-command.t
 import { ApiError, conflict, notFound } from "../api/api-error.ts";
 import type { StartSessionInput } from "../api/schemas.ts";
 import { TerminalSession, type TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { ScreenPreview } from "../transports/pty/screen-preview.ts";
 import { focusPlanFor, type FocusPlan } from "../study/focus-plan.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { attachCommand, capturePane, killSession, newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
@@ -503,6 +504,16 @@ export class SessionService extends EventEmitter<SessionEvents> {
     this.addViewer(live, viewerId);
     await terminal.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
     return this.markAttached(sessionId);
+  }
+
+  /**
+   * The visible screen of a live pty session of this server, for a page to paint before its own
+   * terminal has loaded and attached; null when there is none (not live here, not a pty, an error).
+   */
+  async screenPreview(sessionId: string): Promise<ScreenPreview | null> {
+    const live = this.registry.get(sessionId);
+    if (!live || live.ending || live.runner.kind !== "pty") return null;
+    return live.runner.terminal.screenPreview().catch(() => null);
   }
 
   /** A chat viewer: every stored event after sinceSeq, then each new one. */

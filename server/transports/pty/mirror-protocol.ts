@@ -1,5 +1,6 @@
 // Messages between a MirrorThread (the session's side) and its mirror worker. Kept in one place so both
 // sides agree on them; postMessage copies them (structured clone), so they hold only plain data.
+import type { ScreenPreview } from "./screen-preview.ts";
 import type { MirrorSnapshot } from "./terminal-mirror.ts";
 
 export interface MirrorWorkerData {
@@ -14,11 +15,14 @@ export interface MirrorWorkerData {
 export type MirrorRequest =
   | { readonly type: "write"; readonly data: string }
   | { readonly type: "resize"; readonly cols: number; readonly rows: number }
-  | { readonly type: "snapshot"; readonly id: number; readonly excludeModes: boolean };
+  | { readonly type: "snapshot"; readonly id: number; readonly excludeModes: boolean }
+  | { readonly type: "preview"; readonly id: number };
 
 /** From the worker. */
 export type MirrorReply =
   /** This many more writes (in the order they were sent) have been parsed. */
   | { readonly type: "parsed"; readonly writes: number }
   | { readonly type: "snapshot"; readonly id: number; readonly snapshot: MirrorSnapshot }
-  | { readonly type: "snapshot-failed"; readonly id: number; readonly message: string };
+  | { readonly type: "preview"; readonly id: number; readonly preview: ScreenPreview }
+  /** A snapshot or preview could not be taken. */
+  | { readonly type: "read-failed"; readonly id: number; readonly message: string };

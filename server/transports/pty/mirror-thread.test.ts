@@ -73,6 +73,16 @@ describe("MirrorThread", () => {
     expect((await thread.snapshot({ excludeModes: true })).data).not.toContain("?1000h");
   });
 
+  it("previews the visible screen after everything written before the call", async () => {
+    const thread = newThread(20, 3);
+    thread.write("one\r\ntwo\r\nthree\r\n\x1b[32mfour\x1b[0m");
+    const pending = thread.preview();
+    thread.write("\r\nfive");
+    const preview = await pending;
+    expect(preview.lines.map((runs) => runs.map((run) => run.text).join(""))).toEqual(["two", "three", "four"]);
+    expect(preview.lines[2]).toEqual([{ text: "four", fg: 2 }]);
+  });
+
   it("rejects waiting snapshots when disposed, and refuses reads afterwards", async () => {
     const thread = new MirrorThread(80, 24);
     thread.write("x".repeat(200_000));

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { buildSync } from "esbuild";
 import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
+import type { ScreenPreview } from "./screen-preview.ts";
 import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./terminal-mirror.ts";
 
 export const MirrorThreadLimits = {
@@ -50,8 +51,9 @@ interface PendingWrite {
   readonly onParsed: (() => void) | undefined;
 }
 
-interface PendingSnapshot {
-  readonly resolve: (snapshot: MirrorSnapshot) => void;
+/** A snapshot or preview asked of the worker. */
+interface PendingRead {
+  readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -67,8 +69,8 @@ export class MirrorThread {
   private readonly writes: (PendingWrite | undefined)[] = [];
   private writesHead = 0;
   private unparsedChars = 0;
-  private readonly snapshots = new Map<number, PendingSnapshot>();
-  private nextSnapshotId = 1;
+  private readonly reads = new Map<number, PendingRead>();
+  private nextReadId = 1;
   private failure: Error | undefined;
   private disposed = false;
 
@@ -128,13 +130,12 @@ export class MirrorThread {
   }
 
   snapshot(options: SerializeOptions = {}): Promise<MirrorSnapshot> {
-    if (this.disposed) return Promise.reject(new MirrorDisposedError());
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextSnapshotId++;
-    return new Promise<MirrorSnapshot>((resolve, reject) => {
-      this.snapshots.set(id, { resolve, reject });
-      this.post({ type: "snapshot", id, excludeModes: options.excludeModes ?? false });
-    });
+    return this.read((id) => ({ type: "snapshot", id, excludeModes: options.excludeModes ?? false }));
+  }
+
+  /** The visible screen after everything written so far (screen-preview.ts). */
+  preview(): Promise<ScreenPreview> {
+    return this.read((id) => ({ type: "preview", id }));
   }
 
   resize(cols: number, rows: number): void {
@@ -146,8 +147,8 @@ export class MirrorThread {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const pending of this.snapshots.values()) pending.reject(new MirrorDisposedError());
-    this.snapshots.clear();
+    for (const pending of this.reads.values()) pending.reject(new MirrorDisposedError());
+    this.reads.clear();
     this.writes.length = 0;
     this.unparsedChars = 0;
     void this.worker.terminate();
@@ -155,6 +156,17 @@ export class MirrorThread {
 
   private post(request: MirrorRequest): void {
     this.worker.postMessage(request);
+  }
+
+  /** Asks the worker for a read, queued behind everything written so far. */
+  private read<T>(request: (id: number) => MirrorRequest): Promise<T> {
+    if (this.disposed) return Promise.reject(new MirrorDisposedError());
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextReadId++;
+    return new Promise<T>((resolve, reject) => {
+      this.reads.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.post(request(id));
+    });
   }
 
   private handleReply(reply: MirrorReply): void {
@@ -165,10 +177,13 @@ export class MirrorThread {
         this.compactWrites();
         return;
       case "snapshot":
-        this.settleSnapshot(reply.id, (pending) => pending.resolve(reply.snapshot));
+        this.settleRead(reply.id, (pending) => pending.resolve(reply.snapshot));
         return;
-      case "snapshot-failed":
-        this.settleSnapshot(reply.id, (pending) => pending.reject(new MirrorUnavailableError(reply.message)));
+      case "preview":
+        this.settleRead(reply.id, (pending) => pending.resolve(reply.preview));
+        return;
+      case "read-failed":
+        this.settleRead(reply.id, (pending) => pending.reject(new MirrorUnavailableError(reply.message)));
         return;
     }
   }
@@ -190,10 +205,10 @@ export class MirrorThread {
     }
   }
 
-  private settleSnapshot(id: number, settle: (pending: PendingSnapshot) => void): void {
-    const pending = this.snapshots.get(id);
+  private settleRead(id: number, settle: (pending: PendingRead) => void): void {
+    const pending = this.reads.get(id);
     if (!pending) return;
-    this.snapshots.delete(id);
+    this.reads.delete(id);
     settle(pending);
   }
 
@@ -203,7 +218,7 @@ export class MirrorThread {
     this.failure = new MirrorUnavailableError(reason);
     while (this.writesHead < this.writes.length) this.parsedOne();
     this.compactWrites();
-    for (const pending of this.snapshots.values()) pending.reject(this.failure);
-    this.snapshots.clear();
+    for (const pending of this.reads.values()) pending.reject(this.failure);
+    this.reads.clear();
   }
 }

@@ -37,6 +37,20 @@ function wroteOne(): void {
   setImmediate(reportParsed);
 }
 
+/** Replies to a read once it is taken; parsed writes before it are reported first. */
+function answer<T>(id: number, read: Promise<T>, toReply: (value: T) => MirrorReply): void {
+  read.then(
+    (value) => {
+      reportParsed();
+      reply(toReply(value));
+    },
+    (error: unknown) => {
+      reportParsed();
+      reply({ type: "read-failed", id, message: String(error) });
+    },
+  );
+}
+
 port.on("message", (request: MirrorRequest) => {
   switch (request.type) {
     case "write":
@@ -46,16 +60,10 @@ port.on("message", (request: MirrorRequest) => {
       mirror.resize(request.cols, request.rows);
       return;
     case "snapshot":
-      mirror.snapshot({ excludeModes: request.excludeModes }).then(
-        (snapshot) => {
-          reportParsed();
-          reply({ type: "snapshot", id: request.id, snapshot });
-        },
-        (error: unknown) => {
-          reportParsed();
-          reply({ type: "snapshot-failed", id: request.id, message: String(error) });
-        },
-      );
+      answer(request.id, mirror.snapshot({ excludeModes: request.excludeModes }), (snapshot) => ({ type: "snapshot", id: request.id, snapshot }));
+      return;
+    case "preview":
+      answer(request.id, mirror.preview(), (preview) => ({ type: "preview", id: request.id, preview }));
       return;
   }
 });

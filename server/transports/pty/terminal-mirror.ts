@@ -2,6 +2,7 @@
 // attaching viewers get a snapshot and ended sessions keep a transcript. Keep it out of Next's bundle.
 import serializeAddon from "@xterm/addon-serialize";
 import headless from "@xterm/headless";
+import { previewScreen, type ScreenPreview } from "./screen-preview.ts";
 
 // Under Node ESM these CommonJS packages only have a default export (see STACK-NOTES "xterm on the server").
 const { Terminal } = headless;
@@ -108,6 +109,11 @@ export class TerminalMirror {
    */
   snapshot(options: SerializeOptions = {}): Promise<MirrorSnapshot> {
     return this.afterPending(() => this.cached(options.excludeModes ?? false));
+  }
+
+  /** The visible screen after everything written so far, as styled runs (screen-preview.ts). */
+  preview(): Promise<ScreenPreview> {
+    return this.afterPending(() => previewScreen(this.terminal.buffer.active, this.terminal.cols, this.terminal.rows));
   }
 
   /** Queued behind earlier writes (see the class comment); `cols`/`rows` report the new size at once. */

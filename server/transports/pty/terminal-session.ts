@@ -5,6 +5,7 @@ import { FlowController } from "./flow-control.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
 import { clampTerminalSize, decideTerminalSize, type TerminalSize, type ViewerSizeFacts } from "./resize-policy.ts";
 import { MirrorThread } from "./mirror-thread.ts";
+import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
 
 /** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
@@ -234,6 +235,11 @@ export class TerminalSession {
   /** The screen and scrollback after all output so far, without terminal modes: for saved transcripts. */
   async snapshotTranscript(): Promise<string> {
     return (await this.mirror.snapshot({ excludeModes: true })).data;
+  }
+
+  /** The visible screen now, as styled runs: for a page to paint before its terminal attaches. */
+  screenPreview(): Promise<ScreenPreview> {
+    return this.mirror.preview();
   }
 
   /** SIGHUP to the program's process group, then SIGKILL after KILL_GRACE_MS if it is still running. */
