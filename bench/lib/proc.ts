@@ -18,6 +18,10 @@ export async function startProcess(
   opts: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp | { url: string }; timeoutMs?: number; name: string },
 ): Promise<Started> {
   const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  // A run that fails half-way must not leave its servers behind.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   let output = "";
   const append = (d: Buffer) => {
     output += d.toString();

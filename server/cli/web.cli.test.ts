@@ -89,6 +89,53 @@ describe("studyloop", () => {
   });
 });
 
+describe("studyloop web when its terminal goes away", () => {
+  /** A running server whose output pipes this test holds. */
+  async function startWeb(): Promise<{ child: ReturnType<typeof spawn>; exited: Promise<number | null>; output: () => string }> {
+    const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--data-dir", path.join(tempDir(), "data")], {
+      env: { ...process.env, STUDYLOOP_DATA_DIR: "" },
+    });
+    cleanups.push(() => child.kill("SIGKILL"));
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`studyloop web did not start:\n${output}`)), 120_000);
+      const check = () => {
+        if (!output.includes("Press Ctrl-C to stop.")) return;
+        clearTimeout(timer);
+        child.stdout!.off("data", check);
+        resolve();
+      };
+      child.stdout!.on("data", check);
+    });
+    return { child, exited, output: () => output };
+  }
+
+  /** Bounded wait: a server that never exits fails the test instead of hanging it. */
+  const within = (exited: Promise<number | null>, ms: number) =>
+    Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms))]);
+
+  it("stops cleanly on SIGHUP, as when the terminal window closes", async () => {
+    const web = await startWeb();
+    web.child.kill("SIGHUP");
+    expect(await within(web.exited, 30_000)).toBe(0);
+    expect(web.output()).toContain("Stopping (SIGHUP)");
+  });
+
+  it("stops instead of spinning when whatever read its output is gone (EPIPE)", async () => {
+    const web = await startWeb();
+    // The reader goes away without a signal (a parent killed with -9): our ends of the pipes close.
+    web.child.stdout!.destroy();
+    web.child.stderr!.destroy();
+    // Its next line of output fails with EPIPE. Before, that error was logged to the same dead
+    // output, failing again, in a loop that kept the server from ever stopping.
+    web.child.kill("SIGTERM");
+    expect(await within(web.exited, 30_000)).toBe(0);
+  });
+});
+
 /** Async, so a server in this process (the port blocker) keeps answering while the CLI runs. */
 function runAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {

@@ -80,14 +80,14 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = (why: string) => {
       if (stopping) {
-        console.error(`Second ${signal}: stopping now.`);
+        console.error(`Second ${why}: stopping now.`);
         process.exit(130);
       }
       stopping = true;
       stopRefresh();
-      console.log(`Stopping (${signal}); live sessions are saved and ended. Press Ctrl-C again to stop at once.`);
+      console.log(`Stopping (${why}); live sessions are saved and ended. Press Ctrl-C again to stop at once.`);
       running.close().then(
         () => resolve(0),
         (error: unknown) => {
@@ -98,6 +98,18 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    // The terminal StudyLoop was started from closed: stop as on Ctrl-C, saving live sessions.
+    process.on("SIGHUP", stop);
+    // Whatever read our output is gone (a closed pipe: EPIPE). Unhandled, the error is logged to the
+    // same dead output, which fails again, in a loop that starves the server. Treat it as the terminal
+    // closing; console writes to a closed stream are dropped from then on.
+    const outputLost = (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") {
+        if (!stopping) stop("its output was closed");
+      }
+    };
+    process.stdout.on("error", outputLost);
+    process.stderr.on("error", outputLost);
   });
 }
 
