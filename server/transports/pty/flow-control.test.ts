@@ -6,6 +6,8 @@ const HIGH = FlowControl.HIGH_WATERMARK_CHARS;
 const LOW = FlowControl.LOW_WATERMARK_CHARS;
 const STALL = FlowControl.STALL_MS;
 const LAG = FlowControl.MAX_LAG_CHARS;
+const MIRROR_HIGH = FlowControl.REQUIRED_HIGH_WATERMARK_CHARS;
+const MIRROR_LOW = FlowControl.REQUIRED_LOW_WATERMARK_CHARS;
 
 type Step =
   | { at?: number; mirror: true }
@@ -112,22 +114,28 @@ const cases: Case[] = [
     unacked: { ghost: 0 },
   },
 
-  // The mirror (required): its backlog alone pauses, it never stalls.
+  // The mirror (required): its backlog alone pauses, at its own wider watermarks; it never stalls.
   {
     name: "the mirror behind pauses even when a viewer keeps up",
-    steps: [mirror, { sent: "mirror", chars: HIGH + 1 }, { sent: "laptop", chars: 10 }],
+    steps: [mirror, { sent: "mirror", chars: MIRROR_HIGH + 1 }, { sent: "laptop", chars: 10 }],
     pause: true,
     resume: false,
   },
   {
-    name: "the mirror in the band blocks resume",
-    steps: [mirror, { sent: "mirror", chars: LOW }, { sent: "laptop", chars: 10 }],
+    name: "the mirror past a viewer's high watermark but under its own does not pause",
+    steps: [mirror, { sent: "mirror", chars: HIGH + 1 }, { sent: "laptop", chars: 10 }],
+    pause: false,
+    resume: true,
+  },
+  {
+    name: "the mirror in its band blocks resume",
+    steps: [mirror, { sent: "mirror", chars: MIRROR_LOW }, { sent: "laptop", chars: 10 }],
     pause: false,
     resume: false,
   },
   {
     name: "the mirror holds the pause beyond STALL_MS: it is never stalled",
-    steps: [mirror, { sent: "mirror", chars: HIGH + 1 }],
+    steps: [mirror, { sent: "mirror", chars: MIRROR_HIGH + 1 }],
     checkAt: STALL * 10,
     pause: true,
     resume: false,
@@ -136,7 +144,7 @@ const cases: Case[] = [
   },
   {
     name: "only the mirror, caught up: run at its pace",
-    steps: [mirror, { sent: "mirror", chars: LOW - 1 }],
+    steps: [mirror, { sent: "mirror", chars: MIRROR_LOW - 1 }],
     pause: false,
     resume: true,
   },
@@ -284,13 +292,16 @@ describe("FlowControl constants", () => {
     expect(FlowControl.LOW_WATERMARK_CHARS).toBeLessThan(FlowControl.HIGH_WATERMARK_CHARS);
     expect(FlowControl.ACK_EVERY_CHARS).toBeLessThanOrEqual(FlowControl.LOW_WATERMARK_CHARS);
     expect(FlowControl.MAX_LAG_CHARS).toBeGreaterThan(FlowControl.HIGH_WATERMARK_CHARS);
-    expect(FlowControl.HIGH_WATERMARK_CHARS).toBeLessThan(50_000_000); // xterm's discard limit
+    expect(FlowControl.REQUIRED_LOW_WATERMARK_CHARS).toBeLessThan(FlowControl.REQUIRED_HIGH_WATERMARK_CHARS);
+    expect(FlowControl.REQUIRED_HIGH_WATERMARK_CHARS).toBeGreaterThanOrEqual(FlowControl.HIGH_WATERMARK_CHARS);
+    expect(FlowControl.REQUIRED_HIGH_WATERMARK_CHARS).toBeLessThan(50_000_000); // xterm's discard limit
     expect(FlowControl.STALL_MS).toBeGreaterThan(0);
   });
 
   it("refuses inconsistent limits", () => {
-    const limits = { HIGH_WATERMARK_CHARS: 10, LOW_WATERMARK_CHARS: 5, STALL_MS: 1, MAX_LAG_CHARS: 100 };
+    const limits = { HIGH_WATERMARK_CHARS: 10, LOW_WATERMARK_CHARS: 5, REQUIRED_HIGH_WATERMARK_CHARS: 40, REQUIRED_LOW_WATERMARK_CHARS: 20, STALL_MS: 1, MAX_LAG_CHARS: 100 };
     expect(() => new FlowController(() => 0, { ...limits, LOW_WATERMARK_CHARS: 20 })).toThrow(/low watermark/);
+    expect(() => new FlowController(() => 0, { ...limits, REQUIRED_LOW_WATERMARK_CHARS: 50 })).toThrow(/low watermark/);
     expect(() => new FlowController(() => 0, { ...limits, MAX_LAG_CHARS: 5 })).toThrow(/lag limit/);
   });
 });

@@ -7,7 +7,9 @@
 //
 // VS Code has one renderer per pty; we have the server's mirror plus a laptop and a phone. Policy:
 // - The mirror is a *required* consumer: it must see every chunk (snapshots must be exact), so it is
-//   always counted and never stalled; any required consumer above the high watermark pauses the pty.
+//   always counted and never stalled; any required consumer above its own (wider) high watermark
+//   pauses the pty. It parses on a low-priority thread, so in a burst it may fall well behind and
+//   catch up after; only a backlog past REQUIRED_HIGH_WATERMARK_CHARS holds the agent back.
 // - Viewers are *optional* consumers and output runs at the pace of the fastest counted viewer: the pty
 //   pauses only when every counted viewer is above the high watermark, and resumes once the required
 //   consumers and at least one counted viewer are below the low watermark. With one viewer this is
@@ -20,7 +22,7 @@
 // - Replay frames are owed separately: acks pay the oldest debt first, and replay chars do not count
 //   toward the watermarks or the lag (a 1 MB snapshot would otherwise stall the viewer it resyncs).
 // A viewer that never acknowledges again stays stalled until it detaches.
-// Bounds: the mirror holds at most ~HIGH_WATERMARK_CHARS unparsed; a viewer is sent at most one
+// Bounds: the mirror holds at most ~REQUIRED_HIGH_WATERMARK_CHARS unparsed; a viewer is sent at most one
 // snapshot plus MAX_LAG_CHARS plus one chunk beyond what it acknowledged; one silent viewer holds
 // output paused for at most STALL_MS, and only when no other viewer is keeping up.
 
@@ -60,11 +62,23 @@ export const FlowControl = {
    * high watermark (a viewer is allowed to be "behind" before it is "lagging").
    */
   MAX_LAG_CHARS: 1_000_000,
+  /**
+   * The high watermark of a required consumer (the mirror). The mirror parses on its own thread at a
+   * lower priority (mirror-thread.ts): while the browser's parser and the server compete for the
+   * cores it falls behind, and catches up once the burst is over. Pausing the agent at the viewers'
+   * 500,000 would let the mirror's low priority set the pace of the whole pipeline. Bounds the
+   * worker's queue (~2 bytes a char: 8 MB) and what a snapshot may wait for (~0.2 s of parsing).
+   */
+  REQUIRED_HIGH_WATERMARK_CHARS: 4_000_000,
+  /** Where a required consumer has caught up, for resuming a pty it paused. */
+  REQUIRED_LOW_WATERMARK_CHARS: 1_000_000,
 } as const;
 
 export interface FlowLimits {
   readonly HIGH_WATERMARK_CHARS: number;
   readonly LOW_WATERMARK_CHARS: number;
+  readonly REQUIRED_HIGH_WATERMARK_CHARS: number;
+  readonly REQUIRED_LOW_WATERMARK_CHARS: number;
   readonly STALL_MS: number;
   readonly MAX_LAG_CHARS: number;
 }
@@ -94,7 +108,7 @@ export class FlowController {
     private readonly now: () => number = Date.now,
     private readonly limits: FlowLimits = FlowControl,
   ) {
-    if (limits.LOW_WATERMARK_CHARS > limits.HIGH_WATERMARK_CHARS) {
+    if (limits.LOW_WATERMARK_CHARS > limits.HIGH_WATERMARK_CHARS || limits.REQUIRED_LOW_WATERMARK_CHARS > limits.REQUIRED_HIGH_WATERMARK_CHARS) {
       throw new Error("Could not create flow control: the low watermark is above the high watermark");
     }
     if (limits.MAX_LAG_CHARS < limits.HIGH_WATERMARK_CHARS) {
@@ -181,13 +195,13 @@ export class FlowController {
     let countedViewers = 0;
     let viewersBehind = 0;
     for (const consumer of this.consumers.values()) {
-      const behind = consumer.unacked > this.limits.HIGH_WATERMARK_CHARS;
       if (consumer.required) {
-        if (behind) return true;
-      } else if (!this.stalled(consumer, now)) {
-        countedViewers++;
-        if (behind) viewersBehind++;
+        if (consumer.unacked > this.limits.REQUIRED_HIGH_WATERMARK_CHARS) return true;
+        continue;
       }
+      if (this.stalled(consumer, now)) continue;
+      countedViewers++;
+      if (consumer.unacked > this.limits.HIGH_WATERMARK_CHARS) viewersBehind++;
     }
     return countedViewers > 0 && viewersBehind === countedViewers;
   }
@@ -198,13 +212,13 @@ export class FlowController {
     let countedViewers = 0;
     let viewersCaughtUp = 0;
     for (const consumer of this.consumers.values()) {
-      const caughtUp = consumer.unacked < this.limits.LOW_WATERMARK_CHARS;
       if (consumer.required) {
-        if (!caughtUp) return false;
-      } else if (!this.stalled(consumer, now)) {
-        countedViewers++;
-        if (caughtUp) viewersCaughtUp++;
+        if (consumer.unacked >= this.limits.REQUIRED_LOW_WATERMARK_CHARS) return false;
+        continue;
       }
+      if (this.stalled(consumer, now)) continue;
+      countedViewers++;
+      if (consumer.unacked < this.limits.LOW_WATERMARK_CHARS) viewersCaughtUp++;
     }
     return countedViewers === 0 || viewersCaughtUp > 0;
   }

@@ -24,7 +24,7 @@ const FLOOD_RSS_GROWTH_LIMIT_BYTES = 200 * 1024 * 1024;
  */
 const FLOOD_RETAINED_GROWTH_LIMIT_BYTES = 48 * 1024 * 1024;
 /** Chars the mirror may hold unparsed: the high watermark plus chunks already read when the pause lands. */
-const MIRROR_PENDING_LIMIT_CHARS = FlowControl.HIGH_WATERMARK_CHARS + 2 * PtyBatching.MAX_CHARS;
+const MIRROR_PENDING_LIMIT_CHARS = FlowControl.REQUIRED_HIGH_WATERMARK_CHARS + 2 * PtyBatching.MAX_CHARS;
 /** Chars the replay ring may hold: its limit plus the one chunk that pushed it over. */
 const RING_LIMIT_CHARS = TerminalSessionLimits.REPLAY_BUFFER_CHARS + PtyBatching.MAX_CHARS;
 /**
