@@ -68,17 +68,10 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n  (${error.message})`);
     throw error;
   }
-  console.log(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
-  const access = running.runtime.access;
+  // Signals are handled before the first line is printed: whoever waits for "running at" may signal
+  // at once, and an unhandled SIGTERM or SIGHUP would kill the server without saving its sessions.
   let stopRefresh = () => {};
-  if (access.requirePairing) {
-    const canRefresh = process.stdin.isTTY === true;
-    console.log(await pairingBanner(access, { qr: true, canRefresh }));
-    if (canRefresh) stopRefresh = onEnter(() => void pairingBanner(access, { qr: true, canRefresh }).then((text) => console.log(text)));
-  }
-  console.log("Press Ctrl-C to stop.");
-
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (why: string) => {
       if (stopping) {
@@ -104,13 +97,21 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     // same dead output, which fails again, in a loop that starves the server. Treat it as the terminal
     // closing; console writes to a closed stream are dropped from then on.
     const outputLost = (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE" || error.code === "ECONNRESET") {
-        if (!stopping) stop("its output was closed");
-      }
+      if ((error.code === "EPIPE" || error.code === "ECONNRESET") && !stopping) stop("its output was closed");
     };
     process.stdout.on("error", outputLost);
     process.stderr.on("error", outputLost);
   });
+
+  console.log(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
+  const access = running.runtime.access;
+  if (access.requirePairing) {
+    const canRefresh = process.stdin.isTTY === true;
+    console.log(await pairingBanner(access, { qr: true, canRefresh }));
+    if (canRefresh) stopRefresh = onEnter(() => void pairingBanner(access, { qr: true, canRefresh }).then((text) => console.log(text)));
+  }
+  console.log("Press Ctrl-C to stop.");
+  return stopped;
 }
 
 /** Reads --tls-cert and --tls-key now, so a missing or broken file is a usage error, not a crash later. */

@@ -1,0 +1,21 @@
+// Temporary: state API with a live session, paced.
+import fs from "node:fs";
+import path from "node:path";
+import { startProcess } from "./lib/proc.ts";
+import { pacedTest, loadTest, seedEndedSessions } from "./lib/state-load.ts";
+import { ROOT, workDir } from "./lib/targets.ts";
+const dir = workDir();
+const dataDir = path.join(dir, "data");
+fs.mkdirSync(dataDir);
+fs.writeFileSync(path.join(dataDir, "studyloop.config.json"), JSON.stringify({ agents: { bench: { label: "b", command: "/bin/bash", args: ["-c", "seq 1 12000; sleep 1000"] } } }));
+const started = await startProcess(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir], { cwd: ROOT, ready: /running at (http:\/\/\S+)/, name: "s" });
+const url = started.url.replace(/\/$/, "");
+seedEndedSessions(dataDir);
+const stateUrl = `${url}/api/session/state`;
+console.log("ended", JSON.stringify(await pacedTest(stateUrl, { rate: 100, seconds: 5 })));
+const res = await fetch(`${url}/api/session/start`, { method: "POST", headers: { "content-type": "application/json", origin: url }, body: JSON.stringify({ topic: "b", energy: 5, agent: "bench", transport: "pty" }) });
+console.log("start", res.status);
+await new Promise((r) => setTimeout(r, 2000));
+for (let i = 0; i < 2; i++) console.log("live", JSON.stringify(await pacedTest(stateUrl, { rate: 100, seconds: 8 })));
+console.log("live load", JSON.stringify(await loadTest(stateUrl, { total: 2000, concurrency: 4, warmup: 100, maxSeconds: 30 })));
+await started.stop();
