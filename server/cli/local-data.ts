@@ -3,7 +3,7 @@
 import { databaseFile, resolveDataDir } from "../config/paths.ts";
 import { loadSettings, type Settings } from "../config/settings.ts";
 import { applyMigrations, MigrationError } from "../db/migrate.ts";
-import { openDatabase, type Db } from "../db/client.ts";
+import { openDatabase, openReadConnection, type Db, type ReadConnection } from "../db/client.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
 import { ensureWritableDir } from "./web.ts";
@@ -12,6 +12,7 @@ import { UsageError } from "./options.ts";
 export interface LocalData {
   readonly dataDir: string;
   readonly db: Db;
+  readonly reads: ReadConnection;
   readonly settings: Settings;
   readonly agents: AgentRegistry;
   readonly sessions: SessionService;
@@ -29,7 +30,12 @@ export async function openLocalData(dataDirFlag: string | undefined): Promise<Lo
   }
   const settings = loadSettings();
   const db = openDatabase(databaseFile(dataDir));
+  const reads = openReadConnection(databaseFile(dataDir));
   const agents = new AgentRegistry(dataDir);
-  const sessions = new SessionService({ db, dataDir, settings, agents, ownerUrl: "", log: () => undefined });
-  return { dataDir, db, settings, agents, sessions, close: () => db.$disconnect() };
+  const sessions = new SessionService({ db, reads, dataDir, settings, agents, ownerUrl: "", log: () => undefined });
+  const close = async () => {
+    await db.$disconnect();
+    reads.close();
+  };
+  return { dataDir, db, reads, settings, agents, sessions, close };
 }

@@ -25,7 +25,7 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const id = parsed.options.session as string | undefined;
   if (!id) throw new UsageError("--session is required.");
   const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
-  const store = new SessionStore(data.db);
+  const store = new SessionStore(data.db, data.reads);
   const row = await store.byId(id);
   const agent = row ? data.agents.find(row.agent) : undefined;
   if (!row || row.endedAt || !agent) {

@@ -7,7 +7,7 @@ import next from "next";
 import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
 import type { Settings } from "../config/settings.ts";
 import { applyMigrations } from "../db/migrate.ts";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase, openReadConnection } from "../db/client.ts";
 import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
@@ -66,8 +66,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     if (migrations.applied.length > 0) log(`Database ready (applied ${migrations.applied.join(", ")}).`);
 
     const db = openDatabase(databaseFile(options.dataDir));
+    const reads = openReadConnection(databaseFile(options.dataDir));
     const agents = new AgentRegistry(options.dataDir);
-    const sessions = new SessionService({ db, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log });
+    const sessions = new SessionService({ db, reads, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log });
     await sessions.startBackgroundWork();
     const study = new StudyLog(db, sessions, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
     study.start();
@@ -128,6 +129,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await app.close().catch(() => undefined);
         await db.$disconnect();
+        reads.close();
         setRuntime(undefined);
       })());
     return { url, port, runtime, close };

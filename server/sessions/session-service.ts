@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Prisma } from "../db/generated/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, ReadConnection } from "../db/client.ts";
 import type { Settings } from "../config/settings.ts";
 import { sessionsDir } from "../config/paths.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
@@ -39,6 +39,8 @@ import {
 
 export interface SessionServiceDeps {
   readonly db: Db;
+  /** A read connection on the same file: the state read's queries (session-store.ts). */
+  readonly reads: ReadConnection;
   readonly dataDir: string;
   readonly settings: Settings;
   readonly agents: AgentRegistry;
@@ -111,7 +113,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
   constructor(private readonly deps: SessionServiceDeps) {
     super();
     this.on("changed", () => this.changes++);
-    this.store = new SessionStore(deps.db);
+    this.store = new SessionStore(deps.db, deps.reads);
     const me = selfIdentity();
     this.self = { instanceId: this.instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime };
   }

@@ -1,8 +1,10 @@
 // Prisma reads and writes of study_sessions. Every write that ends a session is conditional, so two
 // readers (or two servers) that both decide to end it cannot fight: the first one wins.
-import type { Db } from "../db/client.ts";
+import type { Statement } from "better-sqlite3";
+import type { Db, ReadConnection } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
 import { buildSummary } from "../study/summary.ts";
+import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
 
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
@@ -13,7 +15,6 @@ export const LIVE_SLOT = 1;
  * still returns it. Whether there is one shows in `transcriptAt`, written with every transcript.
  */
 export type SessionRow = Omit<StudySession, "transcript">;
-const WITHOUT_TRANSCRIPT = { transcript: true } as const;
 
 export interface EndWrite {
   readonly reason: string;
@@ -24,19 +25,32 @@ export interface EndWrite {
 }
 
 export class SessionStore {
-  constructor(private readonly db: Db) {}
+  /** The two reads every state read makes, prepared once on the read connection (session-rows.ts). */
+  private readonly openRows: Statement<[], unknown[]>;
+  private readonly lastEndedRow: Statement<[], unknown[]>;
+
+  constructor(
+    private readonly db: Db,
+    reads: ReadConnection,
+  ) {
+    this.openRows = reads.prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NULL ORDER BY started_at DESC`).raw();
+    this.lastEndedRow = reads
+      .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1`)
+      .raw();
+  }
 
   /** Rows not yet ended (normally at most one: the live_slot index sees to that). */
-  open(): Promise<SessionRow[]> {
-    return this.db.studySession.findMany({ where: { endedAt: null }, orderBy: { startedAt: "desc" }, omit: WITHOUT_TRANSCRIPT });
+  async open(): Promise<SessionRow[]> {
+    return this.openRows.all().map(sessionRowFrom);
   }
 
   byId(id: string): Promise<StudySession | null> {
     return this.db.studySession.findUnique({ where: { id } });
   }
 
-  lastEnded(): Promise<SessionRow | null> {
-    return this.db.studySession.findFirst({ where: { endedAt: { not: null } }, orderBy: { endedAt: "desc" }, omit: WITHOUT_TRANSCRIPT });
+  async lastEnded(): Promise<SessionRow | null> {
+    const values = this.lastEndedRow.get();
+    return values ? sessionRowFrom(values) : null;
   }
 
   /**

@@ -1,0 +1,93 @@
+// The study_sessions columns a state read needs (all but the transcript), and how a SQLite value
+// becomes the value Prisma would have given: pure, so the read in session-store.ts stays a thin
+// prepared statement. Every read of GET /api/session/state runs two of these queries; through
+// Prisma's query layer each cost ~0.15 ms of CPU, a prepared statement ~0.02 ms (docs/performance.md).
+import type { SessionRow } from "./session-store.ts";
+
+type Kind = "text" | "int" | "time" | "bool";
+
+/** Field -> [column, kind]. Typed so that a field added to (or removed from) the model fails the typecheck. */
+const COLUMNS = {
+  id: ["id", "text"],
+  topic: ["topic", "text"],
+  energy: ["energy", "int"],
+  agent: ["agent", "text"],
+  transport: ["transport", "text"],
+  purpose: ["purpose", "text"],
+  status: ["status", "text"],
+  startedAt: ["started_at", "time"],
+  endedAt: ["ended_at", "time"],
+  endReason: ["end_reason", "text"],
+  exitCode: ["exit_code", "int"],
+  endDetail: ["end_detail", "text"],
+  ownerInstance: ["owner_instance", "text"],
+  ownerHost: ["owner_host", "text"],
+  ownerBootId: ["owner_boot_id", "text"],
+  ownerPid: ["owner_pid", "int"],
+  ownerPidStartTime: ["owner_pid_start_time", "text"],
+  ownerUrl: ["owner_url", "text"],
+  heartbeatAt: ["heartbeat_at", "time"],
+  muxSession: ["mux_session", "text"],
+  agentSessionId: ["agent_session_id", "text"],
+  tokenHash: ["token_hash", "text"],
+  liveSlot: ["live_slot", "int"],
+  focusPlan: ["focus_plan", "text"],
+  focusMinutes: ["focus_minutes", "int"],
+  breakMinutes: ["break_minutes", "int"],
+  pausedAt: ["paused_at", "time"],
+  pausedMs: ["paused_ms", "int"],
+  nudgesShown: ["nudges_shown", "text"],
+  lastViewerAt: ["last_viewer_at", "time"],
+  attachedOnce: ["attached_once", "bool"],
+  winCount: ["win_count", "int"],
+  struggleCount: ["struggle_count", "int"],
+  summary: ["summary", "text"],
+  transcriptAt: ["transcript_at", "time"],
+  cols: ["cols", "int"],
+  rows: ["rows", "int"],
+} as const satisfies { readonly [K in keyof SessionRow]-?: readonly [column: string, kind: Kind] };
+
+const FIELDS = Object.entries(COLUMNS) as [keyof SessionRow, readonly [string, Kind]][];
+
+/** The select list, in FIELDS order (read with better-sqlite3's raw mode: one array per row). */
+export const SESSION_ROW_SELECT = FIELDS.map(([, [column]]) => `"${column}"`).join(", ");
+
+/** Prisma's rule for a stored DateTime text (date only, no offset, "+hh", space for "T"), so both read the same instant. */
+const TIME_OF_DAY = /\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+
+export function normalizeStoredTime(text: string): string {
+  const match = TIME_OF_DAY.exec(text);
+  if (match === null) return `${text}T00:00:00Z`;
+  const [time, zone, minutes] = match;
+  let out = text;
+  if (zone !== undefined && zone !== "Z" && minutes === undefined) out = `${text}:00`;
+  else if (zone === undefined) out = `${text}Z`;
+  if (time.length === text.length) return `1970-01-01T${out}`;
+  const separator = match.index - 1;
+  return out[separator] === " " ? `${out.slice(0, separator)}T${out.slice(separator + 1)}` : out;
+}
+
+function convert(value: unknown, kind: Kind): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case "time":
+      // ISO-8601 text is what Prisma writes; a number is the unixepoch-ms format.
+      return typeof value === "number" || typeof value === "bigint" ? new Date(Number(value)) : new Date(normalizeStoredTime(String(value)));
+    case "int":
+      return typeof value === "number" && !Number.isInteger(value) ? Math.trunc(value) : typeof value === "bigint" ? Number(value) : value;
+    case "bool":
+      return value === 1 || value === 1n || value === true || value === "true" || value === "1";
+    default:
+      return value;
+  }
+}
+
+/** One raw row (values in SESSION_ROW_SELECT order) as the row Prisma would return without the transcript. */
+export function sessionRowFrom(values: readonly unknown[]): SessionRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < FIELDS.length; i++) {
+    const [field, [, kind]] = FIELDS[i]!;
+    row[field] = convert(values[i], kind);
+  }
+  return row as SessionRow;
+}
