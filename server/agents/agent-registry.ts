@@ -1,5 +1,6 @@
 // Finds which agents are installed (PATH lookup) and reads the learner's studyloop.config.json.
-// The config is read on every call: it is tiny, and edits apply without a restart.
+// The config is checked on every call (one stat) and read again when it changed: edits apply without
+// a restart, and the views of every state read do not parse it each time.
 import fs from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE_NAME } from "../config/paths.ts";
@@ -15,7 +16,12 @@ export interface AgentListing {
   readonly source: AgentDefinition["source"];
 }
 
+type ConfigRead = { config: AgentConfigFile; problem: string | null };
+
 export class AgentRegistry {
+  /** The last read of the config, valid while the file's identity, size and mtime are unchanged. */
+  private cached: { key: string; read: ConfigRead } | undefined;
+
   constructor(
     private readonly dataDir: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -53,9 +59,22 @@ export class AgentRegistry {
     return findExecutable(command, this.env.PATH);
   }
 
-  /** A broken config never stops the server: its agents are left out and the problem is shown. */
-  private readConfig(): { config: AgentConfigFile; problem: string | null } {
+  private readConfig(): ConfigRead {
     const file = path.join(this.dataDir, CONFIG_FILE_NAME);
+    let key: string;
+    try {
+      const stat = fs.statSync(file);
+      key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      this.cached = undefined;
+      return { config: { agents: {} }, problem: null };
+    }
+    if (this.cached?.key !== key) this.cached = { key, read: this.parseConfig(file) };
+    return this.cached.read;
+  }
+
+  /** A broken config never stops the server: its agents are left out and the problem is shown. */
+  private parseConfig(file: string): ConfigRead {
     const empty: AgentConfigFile = { agents: {} };
     let text: string;
     try {
