@@ -46,9 +46,10 @@ export class MirrorUnavailableError extends Error {
   }
 }
 
+/** One message to the worker: the writes it joins, called back in order once it is parsed. */
 interface PendingWrite {
   readonly chars: number;
-  readonly onParsed: (() => void) | undefined;
+  readonly onParsed: (() => void)[];
 }
 
 /** A snapshot or preview asked of the worker. */
@@ -71,6 +72,9 @@ export class MirrorThread {
   private unparsedChars = 0;
   private readonly reads = new Map<number, PendingRead>();
   private nextReadId = 1;
+  /** Writes not yet posted: joined into one message after this turn of the event loop (see `write`). */
+  private batch: { parts: string[]; chars: number; onParsed: (() => void)[] } = { parts: [], chars: 0, onParsed: [] };
+  private batchPost: NodeJS.Immediate | undefined;
   private failure: Error | undefined;
   private disposed = false;
 
@@ -124,9 +128,13 @@ export class MirrorThread {
       onParsed?.(); // nothing will parse it: do not hold the session's output back for it
       return;
     }
-    this.writes.push({ chars: data.length, onParsed });
+    // Posted once this turn of the event loop is over: the same output's socket writes to viewers go
+    // first (an echo is not delayed by waking the worker), and a burst of chunks is one message.
+    this.batch.parts.push(data);
+    this.batch.chars += data.length;
+    if (onParsed) this.batch.onParsed.push(onParsed);
     this.unparsedChars += data.length;
-    this.post({ type: "write", data });
+    this.batchPost ??= setImmediate(() => this.postBatch());
   }
 
   snapshot(options: SerializeOptions = {}): Promise<MirrorSnapshot> {
@@ -141,7 +149,9 @@ export class MirrorThread {
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
     this.size = { cols, rows };
-    if (!this.failure) this.post({ type: "resize", cols, rows });
+    if (this.failure) return;
+    this.postBatch(); // output written before the resize is parsed at the old size
+    this.post({ type: "resize", cols, rows });
   }
 
   dispose(): void {
@@ -150,6 +160,8 @@ export class MirrorThread {
     for (const pending of this.reads.values()) pending.reject(new MirrorDisposedError());
     this.reads.clear();
     this.writes.length = 0;
+    if (this.batchPost) clearImmediate(this.batchPost);
+    this.batch = { parts: [], chars: 0, onParsed: [] };
     this.unparsedChars = 0;
     void this.worker.terminate();
   }
@@ -158,10 +170,21 @@ export class MirrorThread {
     this.worker.postMessage(request);
   }
 
+  private postBatch(): void {
+    if (this.batchPost) clearImmediate(this.batchPost);
+    this.batchPost = undefined;
+    const { parts, chars, onParsed } = this.batch;
+    if (parts.length === 0 || this.disposed || this.failure) return;
+    this.batch = { parts: [], chars: 0, onParsed: [] };
+    this.writes.push({ chars, onParsed });
+    this.post({ type: "write", data: parts.length === 1 ? parts[0]! : parts.join("") });
+  }
+
   /** Asks the worker for a read, queued behind everything written so far. */
   private read<T>(request: (id: number) => MirrorRequest): Promise<T> {
     if (this.disposed) return Promise.reject(new MirrorDisposedError());
     if (this.failure) return Promise.reject(this.failure);
+    this.postBatch(); // the read covers everything written before it
     const id = this.nextReadId++;
     return new Promise<T>((resolve, reject) => {
       this.reads.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -192,7 +215,7 @@ export class MirrorThread {
     const write = this.writes[this.writesHead]!;
     this.writes[this.writesHead++] = undefined;
     this.unparsedChars -= write.chars;
-    write.onParsed?.();
+    for (const onParsed of write.onParsed) onParsed();
   }
 
   private compactWrites(): void {
@@ -216,6 +239,11 @@ export class MirrorThread {
   private fail(reason: string): void {
     if (this.failure || this.disposed) return;
     this.failure = new MirrorUnavailableError(reason);
+    if (this.batchPost) clearImmediate(this.batchPost);
+    this.batchPost = undefined;
+    const unposted = this.batch;
+    this.batch = { parts: [], chars: 0, onParsed: [] };
+    this.writes.push({ chars: unposted.chars, onParsed: unposted.onParsed });
     while (this.writesHead < this.writes.length) this.parsedOne();
     this.compactWrites();
     for (const pending of this.reads.values()) pending.reject(this.failure);

@@ -279,12 +279,12 @@ export class TerminalSession {
     if (this.disposed) return;
     const frame: RingFrame = { type: "output", seq: ++this.seq, data };
     this.remember(frame);
+    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
       this.flow.acked(MIRROR, data.length);
       this.updateFlow();
     });
-    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.updateFlow();
   }
 
