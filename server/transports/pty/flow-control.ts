@@ -48,8 +48,11 @@ export const FlowControl = {
    * Chars a viewer parses before it sends an ack (the browser's side of the contract; acks may also be
    * sent more often). Must be <= LOW_WATERMARK_CHARS: a viewer keeps up to ACK_EVERY_CHARS - 1 chars
    * unacknowledged, and that residue must already count as "below low" or the pty would never resume.
+   * Half the low watermark: each ack is a socket.io message the page's main thread encodes, and that
+   * thread is what a flood waits for. VS Code's 5,000 meant 10,000 acks per 50 MB, about a tenth of
+   * the page's CPU in the throughput benchmark (docs/performance.md).
    */
-  ACK_EVERY_CHARS: 5_000,
+  ACK_EVERY_CHARS: 50_000,
   /**
    * Milliseconds a viewer may stay behind (above high, not yet back below low) before it is stalled.
    * Bounds how long one silent device can hold output paused when it is the only (or fastest) viewer,
@@ -70,8 +73,13 @@ export const FlowControl = {
    * worker's queue (~2 bytes a char: 8 MB) and what a snapshot may wait for (~0.2 s of parsing).
    */
   REQUIRED_HIGH_WATERMARK_CHARS: 4_000_000,
-  /** Where a required consumer has caught up, for resuming a pty it paused. */
-  REQUIRED_LOW_WATERMARK_CHARS: 1_000_000,
+  /**
+   * Where a required consumer has caught up enough to resume a pty it paused. Close to its high
+   * watermark: a Ctrl-C typed while the mirror holds the pty paused is answered only after the resume
+   * (the new prompt waits in the pty behind the paused reads); a band of 500,000 chars is ~25 ms of
+   * parsing, where a low watermark of 1,000,000 measured ~100 ms to the prompt.
+   */
+  REQUIRED_LOW_WATERMARK_CHARS: 3_500_000,
 } as const;
 
 export interface FlowLimits {
