@@ -30,6 +30,7 @@ export function TerminalConsole({
   preview?: ScreenPreview | null;
   onEnded: (view: SessionView) => void;
 }) {
+  const frame = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const [restored, setRestored] = useState(false);
   const [status, setStatus] = useState<AttachStatus>("connecting");
@@ -38,7 +39,7 @@ export function TerminalConsole({
 
   useEffect(() => {
     const element = host.current;
-    if (!element) return;
+    if (!element || !frame.current) return;
     const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
     const term = new Terminal({
       // A blinking cursor costs every echo one frame: xterm's DOM renderer redraws the cursor's row on
@@ -120,7 +121,7 @@ export function TerminalConsole({
       applicationCursor: () => term.modes.applicationCursorKeysMode,
     });
     const input = term.onData((data) => keys.typed(data));
-    const stopPhone = supportPhone(element, socket);
+    const stopPhone = supportPhone(frame.current, socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
     term.focus();
@@ -143,7 +144,7 @@ export function TerminalConsole({
   return (
     <section className="console" aria-label="Tutor terminal">
       <SessionHeader session={session} status={status} statusTestId="console-status" error={error} onError={setError} onEnded={onEnded} />
-      <div className="terminal-frame" data-testid="terminal">
+      <div className="terminal-frame" ref={frame} data-testid="terminal">
         <div className="terminal-host" ref={host} />
         {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
       </div>
