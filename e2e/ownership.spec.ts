@@ -3,6 +3,7 @@ import { test, expect } from "@playwright/test";
 import { makeDataDir, startServer } from "./support/server";
 import { sessionRow, withDb } from "./support/db";
 import { expectTerminalToContain } from "./support/terminal";
+import { open } from "./support/page";
 import { connect, Viewer } from "./support/socket";
 
 const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" };
@@ -102,7 +103,7 @@ test("while its server lives, another server reports the session live elsewhere 
     expect(body.ownerUrl).toBe(a.url);
 
     // B's page names A and offers End; it never claims the transport cannot be shown.
-    await page.goto(`${b.url}/study`);
+    await open(page, `${b.url}/study`); // hydrated: the End button below must be React's
     await expect(page.getByTestId("not-attachable")).toContainText(a.url);
     await expect(page.getByText(/cannot (show|render)/)).toHaveCount(0);
 
