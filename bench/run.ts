@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { ctrlC, echo, reattach, summarize, throughput, ECHO_KEYS, FLOOD_BYTES, type ReattachResult, type ThroughputResult } from "./lib/measure.ts";
+import { ctrlC, echo, firstPaint, reattach, summarize, throughput, ECHO_KEYS, FLOOD_BYTES, type ReattachResult, type ThroughputResult } from "./lib/measure.ts";
 import { rssBytes, sleep } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS, type LoadResult } from "./lib/state-load.ts";
 import { renderTable, type Row } from "./lib/table.ts";
@@ -22,6 +22,8 @@ const REATTACH_RUNS = Number(process.env.BENCH_REATTACH_RUNS ?? 3);
 /** The echo test's keys are typed in this many turns per pipeline. */
 const ECHO_BLOCKS = 5;
 const CTRL_C_RUNS = Number(process.env.BENCH_CTRL_C_RUNS ?? 5);
+/** Page loads per pipeline in the first-paint test; the table shows the median. */
+const FIRST_PAINT_RUNS = Number(process.env.BENCH_FIRST_PAINT_RUNS ?? 5);
 const STATE_REQUESTS = Number(process.env.BENCH_STATE_REQUESTS ?? 4_000);
 /** Concurrent connections of the state throughput test: a laptop, a phone and their pages' pollers, generously. */
 const STATE_CONCURRENCY = 4;
@@ -42,6 +44,7 @@ interface TargetResult {
   throughput: ThroughputResult[];
   echo: { renderedMs: number[]; parsedMs: number[] };
   ctrlC: number[];
+  firstPaintMs: number[];
   reattach?: ReattachResult;
   stateEnded?: LoadResult;
   stateLive?: LoadResult;
@@ -79,7 +82,7 @@ async function startTarget(browser: Browser, name: TargetName): Promise<Running>
     log(`${name}: seeded ${SEEDED_SESSIONS} ended sessions`);
   }
   await target.warm();
-  const result: TargetResult = { cols: 0, rows: 0, rssIdle: 0, rssLive: 0, rssFlood: 0, throughput: [], echo: { renderedMs: [], parsedMs: [] }, ctrlC: [] };
+  const result: TargetResult = { cols: 0, rows: 0, rssIdle: 0, rssLive: 0, rssFlood: 0, throughput: [], echo: { renderedMs: [], parsedMs: [] }, ctrlC: [], firstPaintMs: [] };
   return { name, target, dir, context, result };
 }
 
@@ -134,6 +137,10 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
       for (const r of all) r.result.ctrlC.push(...(await ctrlC(r.page!, 1)).ms);
     }
     for (const r of all) log(`${r.name}: Ctrl-C ${r.result.ctrlC.map((m) => m.toFixed(0)).join(", ")} ms`);
+    for (let round = 0; round < FIRST_PAINT_RUNS; round++) {
+      for (const r of all) r.result.firstPaintMs.push(...(await firstPaint(r.context, r.name === "ours" ? `${r.target.url}/study` : r.target.url, 1)));
+    }
+    for (const r of all) log(`${r.name}: first paint ${r.result.firstPaintMs.map((m) => m.toFixed(0)).join(", ")} ms`);
 
     const ours = all.find((r) => r.name === "ours");
     if (ours) {
@@ -189,6 +196,7 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const cc = pick((t) => summarize.p50(t.ctrlC));
   const ccMax = pick((t) => summarize.max(t.ctrlC));
   // A page load that painted no screen (or a wrong one) fails the figure rather than leaving the median.
+  const fcp = pick((t) => (t.firstPaintMs.length ? summarize.p50(t.firstPaintMs) : undefined));
   const raPainted = pick((t) => (t.reattach ? (t.reattach.paintedMs.some(Number.isNaN) ? Number.NaN : summarize.p50(t.reattach.paintedMs)) : undefined));
   const ra = pick((t) => (t.reattach ? summarize.p50(t.reattach.ms) : undefined));
   const raAttach = pick((t) => (t.reattach ? summarize.p50(t.reattach.fromAttachMs) : undefined));
@@ -209,6 +217,7 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
     { figure: "2. echo p50, to parsed (before the frame that shows it)", unit: "ms", ...e50parsed },
     { figure: `3. Ctrl-C under yes flood, to prompt (median of ${CTRL_C_RUNS})`, unit: "ms", ...cc, goal: { text: "< 200 ms", met: below(cc.ours, 200) } },
     { figure: `3. Ctrl-C under yes flood, worst of ${CTRL_C_RUNS}`, unit: "ms", ...ccMax, goal: { text: "< 200 ms", met: below(ccMax.ours, 200) } },
+    { figure: `4. page load to first paint (the floor: ours shows the live screen in it; median of ${FIRST_PAINT_RUNS})`, unit: "ms", ...fcp },
     {
       figure: `4. reattach, page load to the screen painted (server-rendered; median of ${REATTACH_RUNS})`,
       unit: "ms",

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { FLOOD, promptCount } from "./targets.ts";
 import { sampleRss, sleep } from "./proc.ts";
 import { median, percentile } from "./stats.ts";
@@ -184,6 +184,26 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
   }
   await current.evaluate(() => window.__bench.term!.focus());
   return { result: { paintedMs, ms, parsedMs, fromAttachMs, snapshotChars, snapshotBytes, lines }, page: current };
+}
+
+/**
+ * Page load to the first contentful paint of `url`, per load in a fresh page: the floor under any
+ * screen a page can show (for wetty and bare, a page whose script then starts a new shell).
+ */
+export async function firstPaint(context: BrowserContext, url: string, runs: number): Promise<number[]> {
+  const ms: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const page = await context.newPage();
+    await page.goto(url);
+    const handle = await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? false, null, {
+      polling: 20,
+      timeout: 30_000,
+    });
+    ms.push((await handle.jsonValue()) as number);
+    await page.close();
+    await sleep(500);
+  }
+  return ms;
 }
 
 export const summarize = {

@@ -83,6 +83,22 @@ describe("MirrorThread", () => {
     expect(preview.lines[2]).toEqual([{ text: "four", fg: 2 }]);
   });
 
+  it("answers a repeated preview without the worker until something is written", async () => {
+    const thread = newThread(20, 3);
+    thread.write("one");
+    const first = thread.preview();
+    expect(thread.preview()).toBe(first);
+    const slow = thread.snapshot(); // the worker is busy with this one...
+    expect(thread.preview()).toBe(first); // ...and the unchanged screen is not queued behind it
+    thread.write("\r\ntwo");
+    const second = thread.preview();
+    expect(second).not.toBe(first);
+    expect((await second).lines.map((runs) => runs.map((run) => run.text).join(""))).toEqual(["one", "two", ""]);
+    await slow;
+    thread.resize(10, 3);
+    expect(thread.preview()).not.toBe(second);
+  });
+
   it("rejects waiting snapshots when disposed, and refuses reads afterwards", async () => {
     const thread = new MirrorThread(80, 24);
     thread.write("x".repeat(200_000));

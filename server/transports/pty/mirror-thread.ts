@@ -75,6 +75,14 @@ export class MirrorThread {
   /** Writes not yet posted: joined into one message after this turn of the event loop (see `write`). */
   private batch: { parts: string[]; chars: number; onParsed: (() => void)[] } = { parts: [], chars: 0, onParsed: [] };
   private batchPost: NodeJS.Immediate | undefined;
+  /** Bumped by every write and resize: a cached preview is current while it matches. */
+  private version = 0;
+  /**
+   * The last preview asked for. A page render asks for one, and a reload's render often comes while
+   * the worker is busy serializing the whole scrollback for the reattach (terminal-session.ts detach):
+   * taken before that, and unchanged since, it is answered without waiting behind it.
+   */
+  private previewCache: { version: number; preview: Promise<ScreenPreview> } | undefined;
   private failure: Error | undefined;
   private disposed = false;
 
@@ -130,6 +138,7 @@ export class MirrorThread {
     }
     // Posted once this turn of the event loop is over: the same output's socket writes to viewers go
     // first (an echo is not delayed by waking the worker), and a burst of chunks is one message.
+    this.version++;
     this.batch.parts.push(data);
     this.batch.chars += data.length;
     if (onParsed) this.batch.onParsed.push(onParsed);
@@ -143,12 +152,20 @@ export class MirrorThread {
 
   /** The visible screen after everything written so far (screen-preview.ts). */
   preview(): Promise<ScreenPreview> {
-    return this.read((id) => ({ type: "preview", id }));
+    if (this.previewCache?.version === this.version) return this.previewCache.preview;
+    const preview = this.read<ScreenPreview>((id) => ({ type: "preview", id }));
+    const entry = { version: this.version, preview };
+    this.previewCache = entry;
+    preview.catch(() => {
+      if (this.previewCache === entry) this.previewCache = undefined;
+    });
+    return preview;
   }
 
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
     this.size = { cols, rows };
+    this.version++;
     if (this.failure) return;
     this.postBatch(); // output written before the resize is parsed at the old size
     this.post({ type: "resize", cols, rows });

@@ -189,8 +189,12 @@ export class TerminalSession {
     this.applySizePolicy();
     this.updateFlow();
     // The last viewer left (a reload, a dropped phone): it is likely back soon, and nobody is typing
-    // now. Take the snapshot while nobody waits for it; the mirror keeps it until the screen changes.
-    if (this.viewers.size === 0 && !this.disposed) void this.mirror.snapshot().catch(() => undefined);
+    // now. Take the preview the reloaded page is rendered with, then the snapshot it attaches to, while
+    // nobody waits for them; the mirror keeps both until the screen changes.
+    if (this.viewers.size === 0 && !this.disposed) {
+      void this.mirror.preview().catch(() => undefined);
+      void this.mirror.snapshot().catch(() => undefined);
+    }
   }
 
   /** Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). */
