@@ -111,22 +111,26 @@ describe.runIf(onLinux)("pid probes (real processes)", () => {
     expect(probePid(1).state).toBe("alive");
   });
 
-  // EPERM needs another user's process: as root, probe our own child from an unprivileged user.
-  const canDropPrivileges = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  // EPERM needs another user's process: as root, probe our own child from an unprivileged user, who
+  // must be able to read this checkout (a private temporary clone is not readable: then skip).
+  const probesFile = path.join(import.meta.dirname, "owner-probes.ts");
+  const tsx = path.join(import.meta.dirname, "..", "..", "node_modules", ".bin", "tsx");
+  const asNobody = (args: string[], options: Parameters<typeof spawnSync>[2] = {}) =>
+    spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ...args], options);
+  const canDropPrivileges =
+    process.getuid?.() === 0 &&
+    spawnSync("setpriv", ["--version"]).status === 0 &&
+    asNobody([process.execPath, "-e", `for (const f of ${JSON.stringify([probesFile, tsx])}) require("fs").accessSync(f, require("fs").constants.R_OK);`]).status === 0;
   it.runIf(canDropPrivileges)("another user's live process (kill gives EPERM) is alive", async () => {
     const child = start("sleep", ["30"]);
     await once(child, "spawn");
     const code = [
-      `import { probePid } from ${JSON.stringify(path.join(import.meta.dirname, "owner-probes.ts"))};`,
+      `import { probePid } from ${JSON.stringify(probesFile)};`,
       `let err = "none"; try { process.kill(${child.pid}, 0); } catch (e) { err = e.code; }`,
       `console.log(JSON.stringify({ err, facts: probePid(${child.pid}) }));`,
     ].join("\n");
-    const tsx = path.join(import.meta.dirname, "..", "..", "node_modules", ".bin", "tsx");
-    const out = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tsx, "-e", code], {
-      encoding: "utf8",
-      cwd: os.tmpdir(),
-    });
-    expect(JSON.parse(out.stdout)).toEqual({
+    const out = asNobody([tsx, "-e", code], { encoding: "utf8", cwd: os.tmpdir() });
+    expect(JSON.parse(String(out.stdout))).toEqual({
       err: "EPERM",
       facts: { state: "alive", startTime: processStartTime(child.pid!) },
     });
