@@ -3,6 +3,7 @@
 // that is already allowed in (this machine when serving it alone, or a paired device) reaches it.
 import { useState } from "react";
 import "./devices.css";
+import { ErrorAlert } from "./ErrorAlert";
 
 interface Link {
   baseUrl: string;
@@ -102,11 +103,7 @@ export function PairDevice() {
           </div>
         </div>
       )}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
     </section>
   );
 }

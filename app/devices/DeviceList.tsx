@@ -3,6 +3,7 @@
 import { useState } from "react";
 import "../components/devices.css";
 import type { DeviceView } from "@/server/security/access-control";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 export function DeviceList({ initial, current }: { initial: DeviceView[]; current: string | null }) {
   const [devices, setDevices] = useState(initial);
@@ -46,11 +47,7 @@ export function DeviceList({ initial, current }: { initial: DeviceView[]; curren
           </li>
         ))}
       </ul>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {confirming ? (
         <dialog open aria-labelledby="revoke-title">
           <h2 id="revoke-title">Revoke {confirming.name}?</h2>

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { ParkedStatus, ParkedView } from "@/server/study/study-view";
 import { studySocket } from "../components/socket";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 const GROUPS: ReadonlyArray<{ id: string; title: string; empty: string; statuses: readonly ParkedStatus[] }> = [
   { id: "pending", title: "To look at", empty: "Nothing waiting. Thoughts you park during a session show up here.", statuses: ["pending"] },
@@ -63,11 +64,7 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
 
   return (
     <div className="stack" data-testid="parking-lot">
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {GROUPS.map((group) => {
         const inGroup = items.filter((i) => group.statuses.includes(i.status));
         return (

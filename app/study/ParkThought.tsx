@@ -4,6 +4,7 @@
 // the terminal has the keyboard; on a phone the button sits at the bottom, under the thumb.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { send } from "../components/study-live";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 /** The shortcut, as shown to the learner. Matched by key code so Option+P on a Mac works too. */
 export const PARK_SHORTCUT = "Alt+P";
@@ -112,11 +113,7 @@ export function ParkThought() {
                 }
               }}
             />
-            {error ? (
-              <p role="alert" className="error">
-                {error}
-              </p>
-            ) : null}
+            <ErrorAlert error={error} />
             <div className="row">
               <button type="submit" className="primary" disabled={busy}>
                 {busy ? "Parking…" : "Park it"}

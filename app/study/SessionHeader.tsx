@@ -2,6 +2,7 @@
 // The bar above a live session's view (terminal or chat): what is running, its connection, End.
 import type { SessionView } from "@/server/sessions/session-view";
 import { EndSessionButton } from "./EndSessionButton";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 export function SessionHeader(props: {
   session: SessionView;
@@ -22,11 +23,7 @@ export function SessionHeader(props: {
         </div>
         <EndSessionButton onEnded={props.onEnded} onError={props.onError} />
       </div>
-      {props.error ? (
-        <p role="alert" className="error">
-          {props.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={props.error} />
     </>
   );
 }

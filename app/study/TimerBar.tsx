@@ -7,6 +7,7 @@ import type { TimerState } from "@/server/study/timer";
 import { formatClock, nudgeMessage, readTimer } from "@/server/study/timer";
 import { useServerNow } from "../components/server-clock";
 import { send } from "../components/study-live";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 export function TimerBar({ timer, planLabel }: { timer: TimerState; planLabel: string }) {
   const now = useServerNow();
@@ -64,11 +65,7 @@ export function TimerBar({ timer, planLabel }: { timer: TimerState; planLabel: s
           </div>
         </div>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
     </div>
   );
 }

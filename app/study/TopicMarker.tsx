@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { MARK_STATUSES, markWord, type MarkStatus } from "@/server/study/study-view";
 import { send } from "../components/study-live";
+import { ErrorAlert } from "../components/ErrorAlert";
 
 export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
   const [topic, setTopic] = useState(defaultTopic);
@@ -42,11 +43,7 @@ export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
           </button>
         ))}
       </div>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
     </form>
   );
 }

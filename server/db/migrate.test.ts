@@ -54,8 +54,8 @@ function snapshot() {
   }));
 }
 
-function expectRefusal(code: MigrationError["code"]) {
-  const before = fs.readFileSync(dbFile);
+/** Runs the migrations expecting them to fail; returns the MigrationError they failed with. */
+function failedMigration(code: MigrationError["code"]): MigrationError {
   let error: unknown;
   try {
     applyMigrations(dbFile, migrationsDir);
@@ -64,10 +64,16 @@ function expectRefusal(code: MigrationError["code"]) {
   }
   expect(error).toBeInstanceOf(MigrationError);
   expect((error as MigrationError).code).toBe(code);
-  expect((error as MigrationError).learnerMessage).toMatch(/^[A-Z].*[a-z]\.$/);
+  return error as MigrationError;
+}
+
+function expectRefusal(code: MigrationError["code"]) {
+  const before = fs.readFileSync(dbFile);
+  const error = failedMigration(code);
+  expect(error.learnerMessage).toMatch(/^[A-Z].*[a-z]\.$/);
   // Nothing was written: the file is byte-for-byte what it was.
   expect(fs.readFileSync(dbFile).equals(before)).toBe(true);
-  return error as MigrationError;
+  return error;
 }
 
 describe("applyMigrations", () => {
@@ -236,15 +242,7 @@ INSERT INTO "no_such_table" VALUES (1);
 CREATE TABLE "never" ("id" TEXT);
 `,
     );
-    let error: unknown;
-    try {
-      applyMigrations(dbFile, migrationsDir);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(MigrationError);
-    expect((error as MigrationError).code).toBe("apply-failed");
-    expect((error as MigrationError).message).toMatch(/20261201000000_broken.*no such table/);
+    expect(failedMigration("apply-failed").message).toMatch(/20261201000000_broken.*no such table/);
     expect(snapshot()).toEqual(before);
     expect(fs.readFileSync(dbFile).equals(bytes)).toBe(true);
     withDb((db) => expect(db.prepare("SELECT count(*) AS n FROM study_sessions").get()).toEqual({ n: 1 }));

@@ -52,6 +52,15 @@ interface PendingWrite {
   readonly onParsed: (() => void)[];
 }
 
+/** Writes not yet posted to the worker. */
+interface Batch {
+  readonly parts: string[];
+  chars: number;
+  readonly onParsed: (() => void)[];
+}
+
+const emptyBatch = (): Batch => ({ parts: [], chars: 0, onParsed: [] });
+
 /** A snapshot or preview asked of the worker. */
 interface PendingRead {
   readonly resolve: (value: unknown) => void;
@@ -66,14 +75,13 @@ interface PendingRead {
 export class MirrorThread {
   private readonly worker: Worker;
   private size: { cols: number; rows: number };
-  /** Writes not yet parsed, from `writesHead` on (slots before it are cleared until compaction). */
-  private readonly writes: (PendingWrite | undefined)[] = [];
-  private writesHead = 0;
+  /** Messages posted and not yet parsed, oldest first (a few dozen at most: see the flow-control band). */
+  private readonly writes: PendingWrite[] = [];
   private unparsedChars = 0;
   private readonly reads = new Map<number, PendingRead>();
   private nextReadId = 1;
   /** Writes not yet posted: joined into one message after this turn of the event loop (see `write`). */
-  private batch: { parts: string[]; chars: number; onParsed: (() => void)[] } = { parts: [], chars: 0, onParsed: [] };
+  private batch: Batch = emptyBatch();
   private batchPost: NodeJS.Immediate | undefined;
   /** Bumped by every write and resize: a cached preview is current while it matches. */
   private version = 0;
@@ -177,8 +185,7 @@ export class MirrorThread {
     for (const pending of this.reads.values()) pending.reject(new MirrorDisposedError());
     this.reads.clear();
     this.writes.length = 0;
-    if (this.batchPost) clearImmediate(this.batchPost);
-    this.batch = { parts: [], chars: 0, onParsed: [] };
+    this.takeBatch();
     this.unparsedChars = 0;
     void this.worker.terminate();
   }
@@ -188,13 +195,20 @@ export class MirrorThread {
   }
 
   private postBatch(): void {
-    if (this.batchPost) clearImmediate(this.batchPost);
-    this.batchPost = undefined;
-    const { parts, chars, onParsed } = this.batch;
-    if (parts.length === 0 || this.disposed || this.failure) return;
-    this.batch = { parts: [], chars: 0, onParsed: [] };
+    if (this.disposed || this.failure) return;
+    const { parts, chars, onParsed } = this.takeBatch();
+    if (parts.length === 0) return;
     this.writes.push({ chars, onParsed });
     this.post({ type: "write", data: parts.length === 1 ? parts[0]! : parts.join("") });
+  }
+
+  /** The writes not yet posted, leaving the batch empty and no post scheduled. */
+  private takeBatch(): Batch {
+    if (this.batchPost) clearImmediate(this.batchPost);
+    this.batchPost = undefined;
+    const batch = this.batch;
+    this.batch = emptyBatch();
+    return batch;
   }
 
   /** Asks the worker for a read, queued behind everything written so far. */
@@ -213,8 +227,7 @@ export class MirrorThread {
     if (this.disposed) return;
     switch (reply.type) {
       case "parsed":
-        for (let i = 0; i < reply.writes && this.writesHead < this.writes.length; i++) this.parsedOne();
-        this.compactWrites();
+        for (let i = 0; i < reply.writes && this.writes.length > 0; i++) this.parsedOne();
         return;
       case "snapshot":
         this.settleRead(reply.id, (pending) => pending.resolve(reply.snapshot));
@@ -229,20 +242,9 @@ export class MirrorThread {
   }
 
   private parsedOne(): void {
-    const write = this.writes[this.writesHead]!;
-    this.writes[this.writesHead++] = undefined;
+    const write = this.writes.shift()!;
     this.unparsedChars -= write.chars;
     for (const onParsed of write.onParsed) onParsed();
-  }
-
-  private compactWrites(): void {
-    if (this.writesHead === this.writes.length) {
-      this.writes.length = 0;
-      this.writesHead = 0;
-    } else if (this.writesHead > 1_024 && this.writesHead * 2 > this.writes.length) {
-      this.writes.splice(0, this.writesHead);
-      this.writesHead = 0;
-    }
   }
 
   private settleRead(id: number, settle: (pending: PendingRead) => void): void {
@@ -256,13 +258,9 @@ export class MirrorThread {
   private fail(reason: string): void {
     if (this.failure || this.disposed) return;
     this.failure = new MirrorUnavailableError(reason);
-    if (this.batchPost) clearImmediate(this.batchPost);
-    this.batchPost = undefined;
-    const unposted = this.batch;
-    this.batch = { parts: [], chars: 0, onParsed: [] };
-    this.writes.push({ chars: unposted.chars, onParsed: unposted.onParsed });
-    while (this.writesHead < this.writes.length) this.parsedOne();
-    this.compactWrites();
+    const { chars, onParsed } = this.takeBatch();
+    this.writes.push({ chars, onParsed });
+    while (this.writes.length > 0) this.parsedOne();
     for (const pending of this.reads.values()) pending.reject(this.failure);
     this.reads.clear();
   }

@@ -16,6 +16,20 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.dispose();
 });
 
+
+/** A bash -c script in a session this file disposes of after each test. */
+function startBash(script: string): TerminalSession {
+  const session = TerminalSession.start({
+    command: "bash",
+    args: ["-c", script],
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cols: 80,
+    rows: 24,
+  });
+  sessions.push(session);
+  return session;
+}
 function startTutor(extra: Parameters<typeof tutorOptions>[0] = {}): TerminalSession {
   const session = TerminalSession.start(tutorOptions(extra));
   sessions.push(session);
@@ -245,15 +259,7 @@ describe("TerminalSession", () => {
   });
 
   it("kills the whole process group", async () => {
-    const session = TerminalSession.start({
-      command: "bash",
-      args: ["-c", 'sleep 300 & echo "child=$!"; wait'],
-      cwd: "/",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      cols: 80,
-      rows: 24,
-    });
-    sessions.push(session);
+    const session = startBash('sleep 300 & echo "child=$!"; wait');
     const watcher = viewer(session, "watcher");
     await watcher.attach();
     await watcher.waitFor(/child=\d+/);
@@ -267,15 +273,7 @@ describe("TerminalSession", () => {
   });
 
   it("escalates to SIGKILL when the program ignores SIGHUP", async () => {
-    const session = TerminalSession.start({
-      command: "bash",
-      args: ["-c", "trap '' HUP; echo ready; while :; do sleep 1; done"],
-      cwd: "/",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      cols: 80,
-      rows: 24,
-    });
-    sessions.push(session);
+    const session = startBash("trap '' HUP; echo ready; while :; do sleep 1; done");
     const watcher = viewer(session, "watcher");
     await watcher.attach();
     await watcher.waitFor("ready");
