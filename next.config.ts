@@ -11,8 +11,8 @@ const nextConfig: NextConfig = {
     "@xterm/addon-serialize",
     "socket.io",
   ],
-  // TypeScript 7 is the native compiler without the JS API Next's checker uses; `npm run typecheck`
-  // (part of `npm test`) runs tsc over the whole project instead.
+  // `npm run typecheck` (part of `npm test`) runs tsc over the whole project once; the build need not
+  // check the pages a second time.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   // The stylesheets (ours and xterm.js's, ~20 KB) go into the page itself: the first paint, which

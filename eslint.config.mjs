@@ -1,0 +1,75 @@
+// ESLint: Next.js's rules (core web vitals, TypeScript), promise hygiene, and the boundaries between
+// the rooms (docs/architecture.md): browser code reaches the server only through common/.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
+
+// Files Next runs on the server (pages, layouts, route handlers) may use the server's modules; every
+// other file under app/ can end up in the browser bundle.
+const SERVER_ENTRY_POINTS = ["app/**/page.tsx", "app/**/layout.tsx", "app/**/route.ts", "app/**/not-found.tsx", "app/**/*.test.ts"];
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  prettier,
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "server/db/generated/**",
+    "bench/peers/**",
+    "bench/results/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+  ]),
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    files: ["server/**/*.ts", "common/**/*.ts", "bench/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A forgotten promise on the server is a write that may fail unseen or an unhandled rejection.
+      "@typescript-eslint/no-floating-promises": "error",
+    },
+  },
+  {
+    files: ["app/**/*.ts", "app/**/*.tsx"],
+    ignores: SERVER_ENTRY_POINTS,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/server/*", "**/server/*"],
+              allowTypeImports: true,
+              message: "Browser code imports values only from common/ (types from server/ are fine): move the browser-safe module there.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["common/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/server/*", "@/app/*", "**/server/*", "**/app/*", "node:*"], message: "common/ is shared with the browser: it imports only other common/ modules and browser-safe packages." }] },
+      ],
+    },
+  },
+  {
+    files: ["server/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*", "**/app/*"], message: "The server never imports from app/ (a lower room never imports an upper one)." }] },
+      ],
+    },
+  },
+]);
