@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import "./globals.css";
 import { HydrationMarker } from "./components/HydrationMarker";
+import { DueNavLink } from "./review/DueNavLink";
 
 // Every page is rendered per request: the CSP's script nonce is new on each response, and Next can
 // only stamp it on the scripts of a page it renders then (server/security/headers.ts).
@@ -39,6 +40,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/study" prefetch={false}>
               Study
             </Link>
+            <DueNavLink />
             <Link href="/parking" prefetch={false}>
               Parking lot
             </Link>

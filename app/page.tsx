@@ -5,6 +5,7 @@ import type { SessionView } from "@/server/sessions/session-view";
 import { LiveCard } from "./components/LiveCard";
 import { PairDevice } from "./components/PairDevice";
 import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
+import { DueCards } from "./review/DueCards";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <div className="stack">
       <h1>Dashboard</h1>
       <LiveCard initial={state} />
+      <DueCards />
       <div className="charts">
         <Heatmap stats={stats} />
         <div className="stack">

@@ -149,7 +149,7 @@ describe("CardStore", () => {
       expect(row).toBeDefined();
       expect(row.back).toBe(c.back);
       expect(row.deck).toBe(`StudyLoop::${c.topic}`);
-      expect(row.tags.split(" ")).toContain("studyloop");
+      expect(row.tags!.split(" ")).toContain("studyloop");
       expect(cards.map((x) => x.id)).toContain(row.guid);
     }
     expect((await store.exportAnki("closures")).count).toBe(1);
