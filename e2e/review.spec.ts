@@ -78,6 +78,8 @@ const TUTOR_FRONT = "What does a closure capture?";
 const TUTOR_BACK = "The variables of its lexical scope, by reference";
 
 test.describe("the review loop", () => {
+  // One server for both tests; the second reads the topics the first one marked.
+  test.describe.configure({ mode: "serial" });
   let server: StartedServer;
   test.beforeAll(async () => {
     server = await startServer();
@@ -275,9 +277,6 @@ test.describe("the review loop", () => {
       await expect(page.getByTestId("topic-weeks")).toContainText("2");
       await noSidewaysScroll(page);
       await shot(page, `topic-${size.name}`);
-      await open(page, server.url);
-      await noSidewaysScroll(page);
-      await shot(page, `dashboard-${size.name}`);
     }
 
     // A card written by hand on the topic page, and a CSV import there.
@@ -298,5 +297,22 @@ test.describe("the review loop", () => {
     await page.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("front,back\nno back here\n") });
     await expect(page.locator("p.error[role=alert]")).toContainText("Nothing was imported.");
     expect(cardState(server.dataDir)).toBe(before);
+
+    // The dashboard: the due cards per topic, and the chart's topics lead to their pages.
+    for (const size of [DESKTOP, PHONE]) {
+      const dash = await newPage(browser, size);
+      await open(dash, server.url);
+      await expect(dash.getByTestId("due-cards")).toContainText(/\d+ cards due for review/);
+      await expect(dash.getByTestId("due-cards").getByRole("link", { name: topic })).toHaveAttribute("href", `/topics/${encodeURIComponent(topic)}`);
+      await expect(dash.getByTestId("nav-review")).toContainText(/\d/);
+      await noSidewaysScroll(dash);
+      await shot(dash, `dashboard-${size.name}`);
+      if (size === DESKTOP) {
+        await dash.getByTestId("topic-bars").getByRole("link", { name: "this binding" }).click();
+        await expect(dash).toHaveURL(/\/topics\/this%20binding$/);
+        await expect(dash.getByRole("heading", { level: 1 })).toHaveText("this binding");
+        await expect(dash.getByTestId("topic-model")).toBeVisible();
+      }
+    }
   });
 });
