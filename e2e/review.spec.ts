@@ -105,6 +105,7 @@ test.describe("the review loop", () => {
     await desk.getByLabel("Topic", { exact: true }).fill(TOPIC);
     await desk.getByRole("button", { name: "Start session" }).click();
     await expect(desk.getByTestId("console-status")).toHaveText("live");
+    await expectTerminalToContain(desk, "tutor>");
     await expect(desk.getByTestId("warm-up")).toHaveCount(0); // nothing is due yet
     await desk.locator("#mark-topic").fill("closures in loops");
     await desk.locator("#mark-note").fill("every callback saw the last i");
@@ -129,7 +130,6 @@ test.describe("the review loop", () => {
     await expect(dialog).toBeHidden();
     await expect(desk.getByTestId("mark-feed").getByText("Card made ✓ · another")).toHaveCount(1);
 
-    await expectTerminalToContain(desk, "tutor>");
     await typeInTerminal(desk, `card ${TUTOR_FRONT}|${TUTOR_BACK}|${TOPIC}\r`);
     await expectTerminalToContain(desk, /Card added to "closures"[\s\S]*studyloop exit 0/);
     // The tutor's bad card is refused with a sentence (exit 2) and stores nothing.

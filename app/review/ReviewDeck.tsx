@@ -30,6 +30,7 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
   const [error, setError] = useState<string | null>(null);
   const [reviewed, setReviewed] = useState<{ front: string; rating: RatingName; due: string }[]>([]);
   const shownAt = useRef(Date.now());
+  const deck = useRef<HTMLElement>(null);
 
   const load = useCallback(async () => {
     const answer = await dueCards(topic, limit);
@@ -75,6 +76,8 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const target = event.target as HTMLElement | null;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest(".xterm, dialog"))) return;
+      // Space on another page's button or link is that control's, not a reveal.
+      if (target?.closest("button, a, summary") && !deck.current?.contains(target)) return;
       if (!card) return;
       if (!shown && (event.key === " " || event.key === "Enter")) {
         event.preventDefault();
@@ -118,7 +121,7 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
     );
   }
   return (
-    <section className={`review ${compact ? "compact" : ""}`} aria-label="Review" data-testid="review-card" data-card-id={card.id}>
+    <section ref={deck} className={`review ${compact ? "compact" : ""}`} aria-label="Review" data-testid="review-card" data-card-id={card.id}>
       <p className="review-progress muted">
         Card {index + 1} of {cards.length}
         {topic ? "" : ` · ${card.topic}`}
