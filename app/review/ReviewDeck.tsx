@@ -5,7 +5,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CardView } from "@/server/cards/card-view";
-import { RATINGS, type RatingName } from "@/server/cards/scheduling";
+import { RATINGS, type RatingName } from "@/common/cards/ratings";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { callCards, dueCards } from "./cards-client";
 import "./review.css";

@@ -2,10 +2,9 @@
 // clock of its own: every function takes the time, so a card's history can be replayed exactly.
 import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card as FsrsCard, type FSRSParameters, type Grade } from "ts-fsrs";
 
-/** The four answers, in button order; the number is FSRS's (and Anki's) rating and the keyboard key. */
-export const RATINGS = ["again", "hard", "good", "easy"] as const;
-export type RatingName = (typeof RATINGS)[number];
-export type RatingNumber = 1 | 2 | 3 | 4;
+import { RATINGS, type RatingName, type RatingNumber } from "../../common/cards/ratings.ts";
+
+export { RATINGS, type RatingName, type RatingNumber };
 
 export const ratingNumber = (name: RatingName): RatingNumber => (RATINGS.indexOf(name) + 1) as RatingNumber;
 export const ratingName = (n: number): RatingName => RATINGS[n - 1] ?? "good";
