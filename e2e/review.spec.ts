@@ -238,6 +238,7 @@ test.describe("the review loop", () => {
   });
 
   test("the review page by keyboard on a desktop, the topic page and the dashboard at both sizes", async ({ browser, request }) => {
+    test.setTimeout(180_000);
     const topic = "keyboard review";
     for (const [front, back] of [
       ["What key reveals the answer?", "Space"],
