@@ -9,9 +9,11 @@ import { cardFromPassage } from "./prefill";
 export function PassageCard({ sessionId, topic, text }: { sessionId: string; topic: string; text: string }) {
   // The dialog keeps the passage it opened with, though clicking into it clears the selection.
   const [kept, setKept] = useState("");
-  useEffect(() => {
+  const [seen, setSeen] = useState(text);
+  if (text !== seen) {
+    setSeen(text);
     if (text.trim()) setKept(text);
-  }, [text]);
+  }
   if (!kept.trim()) return null;
   return (
     <div className="selection-card panel row" data-testid="passage-card">

@@ -29,21 +29,28 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [reviewed, setReviewed] = useState<{ front: string; rating: RatingName; due: string }[]>([]);
-  const shownAt = useRef(Date.now());
+  /** When the current card was shown (ms): how long the learner took is stored with the review. */
+  const shownAt = useRef(0);
   const deck = useRef<HTMLElement>(null);
 
-  const load = useCallback(async () => {
-    const answer = await dueCards(topic, limit);
+  const apply = useCallback((answer: Awaited<ReturnType<typeof dueCards>>) => {
     if (!answer.ok) return setError(answer.error);
     setCards(answer.data.cards);
     setIndex(0);
     setShown(false);
     shownAt.current = Date.now();
-  }, [topic, limit]);
+  }, []);
+  const load = useCallback(() => dueCards(topic, limit).then(apply), [topic, limit, apply]);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    let cancelled = false;
+    void dueCards(topic, limit).then((answer) => {
+      if (!cancelled) apply(answer);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [topic, limit, apply]);
 
   const card = cards?.[index];
 

@@ -5,7 +5,7 @@ import { writerOf } from "@/server/api/auth";
 import { ApiError } from "@/server/api/api-error";
 import { spendCardWrite } from "@/server/api/card-writes";
 import { EditCardSchema } from "@/server/cards/card-schemas";
-import { cardId } from "../card-id";
+import { cardId } from "@/server/api/card-id";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { parseBody } from "@/server/api/schemas";
 import { writerOf } from "@/server/api/auth";
 import { spendCardWrite } from "@/server/api/card-writes";
 import { ReviewSchema } from "@/server/cards/card-schemas";
-import { cardId } from "../../card-id";
+import { cardId } from "@/server/api/card-id";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { notFound } from "@/server/api/api-error";
+import { notFound } from "./api-error.ts";
 
 /** A card id from the path, or 404 (anything else cannot name a card). */
 export function cardId(raw: string): string {
