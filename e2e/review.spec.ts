@@ -74,6 +74,8 @@ function storedReviews(dataDir: string, cardId: string): { rating: number; revie
 }
 
 const TOPIC = "closures";
+/** Each `studyloop` run starts Node and tsx: seconds on a loaded machine, so its output may take a while. */
+const CLI_MS = 60_000;
 const TUTOR_FRONT = "What does a closure capture?";
 const TUTOR_BACK = "The variables of its lexical scope, by reference";
 
@@ -131,15 +133,15 @@ test.describe("the review loop", () => {
     await expect(desk.getByTestId("mark-feed").getByText("Card made ✓ · another")).toHaveCount(1);
 
     await typeInTerminal(desk, `card ${TUTOR_FRONT}|${TUTOR_BACK}|${TOPIC}\r`);
-    await expectTerminalToContain(desk, /Card added to "closures"[\s\S]*studyloop exit 0/);
+    await expectTerminalToContain(desk, /Card added to "closures"[\s\S]*studyloop exit 0/, CLI_MS);
     // The tutor's bad card is refused with a sentence (exit 2) and stores nothing.
     const beforeBadCli = cardState(server.dataDir);
     await typeInTerminal(desk, `card ${TUTOR_FRONT}||${TOPIC}\r`);
-    await expectTerminalToContain(desk, /The card has no back[\s\S]*studyloop exit 2/);
+    await expectTerminalToContain(desk, /The card has no back[\s\S]*studyloop exit 2/, CLI_MS);
     expect(cardState(server.dataDir)).toBe(beforeBadCli);
     // `studyloop cards --due` lists both, with the token, as the tutor would run it.
     await typeInTerminal(desk, `studyloop cards --due --topic ${TOPIC}\r`);
-    await expectTerminalToContain(desk, /2 due cards on "closures"[\s\S]*studyloop exit 0/);
+    await expectTerminalToContain(desk, /2 due cards on "closures"[\s\S]*studyloop exit 0/, CLI_MS);
 
     const cards = storedCards(server.dataDir);
     expect(cards.map((c) => c.front)).toEqual(["Why did every callback in the loop see the last i?", TUTOR_FRONT]);
