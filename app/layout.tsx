@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import "./globals.css";
 import { HydrationMarker } from "./components/HydrationMarker";
+import { DueNavLink } from "./review/DueNavLink";
+import { getRuntime } from "@/server/runtime";
 
 // Every page is rendered per request: the CSP's script nonce is new on each response, and Next can
 // only stamp it on the scripts of a page it renders then (server/security/headers.ts).
@@ -21,7 +23,11 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // The navigation never fails a page: without the count, "Review" is a plain link.
+  const due = await getRuntime()
+    .cards.dueCount()
+    .catch(() => 0);
   return (
     <html lang="en">
       <body>
@@ -39,6 +45,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/study" prefetch={false}>
               Study
             </Link>
+            <DueNavLink due={due} />
             <Link href="/parking" prefetch={false}>
               Parking lot
             </Link>

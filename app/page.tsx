@@ -5,24 +5,26 @@ import type { SessionView } from "@/server/sessions/session-view";
 import { LiveCard } from "./components/LiveCard";
 import { PairDevice } from "./components/PairDevice";
 import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
+import { DueCards } from "./review/DueCards";
 
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const { sessions, study } = getRuntime();
+  const { sessions, study, cards } = getRuntime();
   const raw = await searchParams;
   // The same schema as GET /api/sessions; a filter that does not parse is shown and ignored.
   const parsed = HistoryQuerySchema.safeParse({ topic: first(raw.topic), q: first(raw.q) });
   const filter: HistoryQuery = parsed.success ? parsed.data : { topic: undefined, q: undefined };
   const filtering = Boolean(filter.topic || filter.q);
   // Read through the same functions the API uses (GET /api/session/state, /api/sessions, /api/stats).
-  const [state, history, stats, topics] = await Promise.all([
+  const [state, history, stats, topics, due] = await Promise.all([
     sessions.state(),
     study.history.list({ ...filter, take: 50 }),
     study.history.stats(),
     study.history.recentTopics(50),
+    cards.dueByTopic(),
   ]);
   const past = history.filter((s) => s.status === "ended");
   const noHistoryYet = !filtering && past.length === 0;
@@ -30,6 +32,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <div className="stack">
       <h1>Dashboard</h1>
       <LiveCard initial={state} />
+      <DueCards byTopic={due} />
       <div className="charts">
         <Heatmap stats={stats} />
         <div className="stack">

@@ -5,6 +5,7 @@ import type { AgentRegistry } from "./agents/agent-registry";
 import type { SessionService } from "./sessions/session-service";
 import type { StudyLog } from "./study/study-log";
 import type { AccessControl } from "./security/access-control";
+import type { CardStore } from "./cards/card-store";
 
 export interface Runtime {
   readonly dataDir: string;
@@ -13,6 +14,8 @@ export interface Runtime {
   readonly study: StudyLog;
   /** Paired devices and pairing links (LAN access, docs/security.md). */
   readonly access: AccessControl;
+  /** Spaced-repetition cards and their reviews (server/cards). */
+  readonly cards: CardStore;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

@@ -110,7 +110,7 @@ export function TopicBars({ stats }: { stats: DashboardStats }) {
           <ul className="bars">
             {stats.topics.map((t) => (
               <li key={t.topic}>
-                <a className="bar-label" href={`/?q=${encodeURIComponent(t.topic)}`} title={`Sessions that mention ${t.topic}`}>
+                <a className="bar-label" href={`/topics/${encodeURIComponent(t.topic)}`} title={`${t.topic}: cards, retention, wins and struggles over time`}>
                   {t.topic}
                 </a>
                 <span className="bar" aria-hidden="true">

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useState } from "react";
 import type { ParkedStatus, ParkedView } from "@/server/study/study-view";
 import { studySocket } from "../components/socket";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { MakeCard } from "../review/MakeCard";
+import { cardFromParked } from "../review/prefill";
 
 const GROUPS: ReadonlyArray<{ id: string; title: string; empty: string; statuses: readonly ParkedStatus[] }> = [
   { id: "pending", title: "To look at", empty: "Nothing waiting. Thoughts you park during a session show up here.", statuses: ["pending"] },
@@ -96,6 +98,7 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
                           {a.label}
                         </button>
                       ))}
+                      <MakeCard origin={{ kind: "parked", id: item.id }} {...cardFromParked(item.text, item.sessionTopic)} className="" />
                     </div>
                   </li>
                 ))}

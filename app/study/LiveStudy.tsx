@@ -10,6 +10,7 @@ import { TimerBar } from "./TimerBar";
 import { ParkThought } from "./ParkThought";
 import { TopicMarker } from "./TopicMarker";
 import { MarkFeed, ParkedFeed } from "./StudyFeed";
+import { WarmUp } from "../review/WarmUp";
 import { useStudyLive } from "../components/study-live";
 
 export function LiveStudy({ session, children }: { session: SessionView; children: React.ReactNode }) {
@@ -38,6 +39,7 @@ export function LiveStudy({ session, children }: { session: SessionView; childre
         <div className="study-main">{children}</div>
         <aside className="study-side stack" aria-label="Study loop">
           <ParkThought />
+          <WarmUp topic={session.topic} />
           {fromLastTime.length > 0 ? (
             <details className="panel last-time" open data-testid="from-last-time">
               <summary>From last time ({lastTime?.from?.topic})</summary>

@@ -6,6 +6,7 @@ import type { NextSessionSuggestions } from "@/server/study/history";
 import type { FocusPlanKind } from "@/server/study/focus-plan";
 import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
+import { DueBeforeStart } from "../review/DueBeforeStart";
 
 export function StartForm({
   agents,
@@ -77,6 +78,7 @@ export function StartForm({
         <label htmlFor="topic">Topic</label>
         <input id="topic" name="topic" type="text" required maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. JavaScript closures" list="recent-topics" autoComplete="off" />
         <TopicSuggestions topics={suggestions?.recentTopics ?? []} onPick={setTopic} />
+        <DueBeforeStart topic={topic} />
       </div>
       <div>
         <label htmlFor="energy">

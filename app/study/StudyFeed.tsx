@@ -3,6 +3,8 @@
 // (by the learner or by the agent), on every open page.
 import type { MarkView, ParkedView } from "@/server/study/study-view";
 import { markWord } from "@/server/study/study-view";
+import { MakeCard } from "../review/MakeCard";
+import { cardFromMark, cardFromParked } from "../review/prefill";
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
 
@@ -21,6 +23,7 @@ export function MarkFeed({ marks }: { marks: readonly MarkView[] }) {
               <div className="meta">
                 {time(m.createdAt)}
                 {m.source === "agent" ? " · from the tutor" : ""}
+                {m.status === "struggling" || m.status === "insight" ? <> · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} /></> : null}
               </div>
             </li>
           ))}
@@ -45,7 +48,7 @@ export function ParkedFeed({ parked }: { parked: readonly ParkedView[] }) {
                 {time(p.createdAt)}
                 {p.source === "agent" ? " · from the tutor" : ""}
                 {p.carriedFromId ? " · carried over from an earlier session" : ""}
-                {p.status !== "pending" ? ` · ${p.status}` : ""}
+                {p.status !== "pending" ? ` · ${p.status}` : ""} · <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
               </div>
             </li>
           ))}

@@ -11,6 +11,7 @@ import { AcpChat } from "./AcpChat";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
 import { SessionSummary } from "../components/SessionSummary";
+import { StruggleCards } from "../review/StruggleCards";
 import { studySocket } from "../components/socket";
 
 // Open the page's socket as soon as this module loads, while React is still hydrating: a live
@@ -77,6 +78,7 @@ export function StudyRoom({
           <h2>Session ended: {ended.topic}</h2>
           <p>{ended.explanation}</p>
           <SessionSummary session={ended} />
+          <StruggleCards sessionId={ended.id} />
           <p>
             <a href={`/sessions/${ended.id}`}>See the whole session: its timeline and transcript</a>
           </p>

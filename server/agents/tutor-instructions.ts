@@ -3,11 +3,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AgentDefinition } from "./agent-catalog.ts";
+import type { TutorBriefing } from "../cards/card-store.ts";
+import { reviewSection } from "../cards/tutor-briefing.ts";
 
 export interface TutorContext {
   readonly topic: string;
   readonly energy: number;
   readonly focusMinutes: number;
+  /** The topic's due cards and recent struggles (server/cards), when the database could be read. */
+  readonly review?: TutorBriefing;
 }
 
 export function tutorInstructions(ctx: TutorContext): string {
@@ -30,7 +34,7 @@ ${pace}
   \`studyloop topic "closures" --status win|struggling|learning|insight --note "what happened"\`
   (these commands reach the StudyLoop server through STUDYLOOP_SESSION_ID and STUDYLOOP_SESSION_TOKEN,
   which are already set in your environment).
-`;
+${reviewSection(ctx.topic, ctx.review)}`;
 }
 
 /** Writes TUTOR.md and the agent's own instruction files; returns the paths written. */

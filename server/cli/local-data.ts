@@ -6,6 +6,7 @@ import { applyMigrations, MigrationError } from "../db/migrate.ts";
 import { openDatabase, openReadConnection, type Db, type ReadConnection } from "../db/client.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
+import { CardStore } from "../cards/card-store.ts";
 import { ensureWritableDir } from "./web.ts";
 import { UsageError } from "./options.ts";
 
@@ -16,6 +17,7 @@ export interface LocalData {
   readonly settings: Settings;
   readonly agents: AgentRegistry;
   readonly sessions: SessionService;
+  readonly cards: CardStore;
   close(): Promise<void>;
 }
 
@@ -32,10 +34,11 @@ export async function openLocalData(dataDirFlag: string | undefined): Promise<Lo
   const db = openDatabase(databaseFile(dataDir));
   const reads = openReadConnection(databaseFile(dataDir));
   const agents = new AgentRegistry(dataDir);
-  const sessions = new SessionService({ db, reads, dataDir, settings, agents, ownerUrl: "", log: () => undefined });
+  const cards = new CardStore(db);
+  const sessions = new SessionService({ db, reads, dataDir, settings, agents, ownerUrl: "", log: () => undefined, briefing: cards.briefingOrNothing(() => undefined) });
   const close = async () => {
     await db.$disconnect();
     reads.close();
   };
-  return { dataDir, db, reads, settings, agents, sessions, close };
+  return { dataDir, db, reads, settings, agents, sessions, cards, close };
 }

@@ -7,8 +7,9 @@ import { runTopic, topicCommand } from "./topic.ts";
 import { runStudy, studyCommand } from "./study.ts";
 import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
+import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
 
-const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand] as const;
+const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand] as const;
 
 const HELP = `Usage: studyloop <command> [options]
 
@@ -41,6 +42,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runPark(rest);
       case "topic":
         return await runTopic(rest);
+      case "card":
+        return await runCard(rest);
+      case "cards":
+        return await runCards(rest);
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }

@@ -37,21 +37,28 @@ export class RefusedError extends Error {
 
 export type Fetch = typeof fetch;
 
+/** GETs a path with the session token; returns the answer's body, or throws with the server's sentence. */
+export async function getFromSession(session: SessionEnv, path: string, fetchImpl: Fetch = fetch): Promise<unknown> {
+  return answerOf(await send(session, path, { method: "GET", headers: { authorization: `Bearer ${session.token}` } }, fetchImpl));
+}
+
 /** POSTs JSON with the session token; returns the answer's body, or throws with the server's sentence. */
 export async function postToSession(session: SessionEnv, path: string, body: unknown, fetchImpl: Fetch = fetch): Promise<unknown> {
-  let res: Response;
+  const init = { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` }, body: JSON.stringify(body) };
+  return answerOf(await send(session, path, init, fetchImpl));
+}
+
+async function send(session: SessionEnv, path: string, init: RequestInit, fetchImpl: Fetch): Promise<Response> {
   try {
-    res = await fetchImpl(`${session.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
+    return await fetchImpl(`${session.url}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (error) {
     const inner = (error as { cause?: { code?: string; message?: string } }).cause;
     const cause = inner?.code ?? inner?.message ?? (error instanceof Error ? error.message : String(error));
     throw new Error(`Could not reach the StudyLoop server at ${session.url} (${cause}): is it still running? Nothing was written.`);
   }
+}
+
+async function answerOf(res: Response): Promise<unknown> {
   const answer = (await res.json().catch(() => ({}))) as { error?: string };
   if (res.ok) return answer;
   const sentence = answer.error ?? `The server refused the request (HTTP ${res.status}).`;

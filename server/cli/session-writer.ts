@@ -1,10 +1,11 @@
-// Where `studyloop park` and `studyloop topic` write: to the web server that runs the session (over
+// Where `studyloop park`, `topic` and `card` write: to the web server that runs the session (over
 // HTTP, with the session token), or, for a session in tmux that no server runs, straight into the
 // data directory's database through the same StudyLog the server uses.
 import { isApiError } from "../api/api-error.ts";
 import { ParkSchema, TopicMarkSchema, parseBody } from "../api/schemas.ts";
 import { StudyLog } from "../study/study-log.ts";
-import { openLocalData } from "./local-data.ts";
+import { NewCardSchema } from "../cards/card-schemas.ts";
+import { openLocalData, type LocalData } from "./local-data.ts";
 import { UsageError } from "./options.ts";
 import { RefusedError, postToSession, sessionEnv, type Fetch } from "./session-client.ts";
 
@@ -13,6 +14,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface SessionWriter {
   park(text: string): Promise<void>;
   mark(mark: { topic: string; status: string; note?: string }): Promise<void>;
+  /** A card by the tutor; answers with the topic it was filed under. */
+  card(card: { front: string; back: string; topic?: string }): Promise<{ topic: string }>;
 }
 
 export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): SessionWriter {
@@ -22,15 +25,16 @@ export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): Ses
   return {
     park: async (text) => void (await postToSession(session, "/api/parking", { text }, fetchImpl)),
     mark: async (mark) => void (await postToSession(session, "/api/session/topics", mark, fetchImpl)),
+    card: async (card) => ((await postToSession(session, "/api/cards", card, fetchImpl)) as { card: { topic: string } }).card,
   };
 }
 
 function localWriter(dataDir: string, token: string): SessionWriter {
-  const write = async (fn: (study: StudyLog, sessionId: string) => Promise<unknown>) => {
+  const write = async <T>(fn: (study: StudyLog, sessionId: string, data: LocalData) => Promise<T>): Promise<T> => {
     const data = await openLocalData(dataDir);
     try {
       const sessionId = await data.sessions.sessionForToken(token);
-      await fn(new StudyLog(data.db, data.sessions, { log: () => undefined }), sessionId);
+      return await fn(new StudyLog(data.db, data.sessions, { log: () => undefined }), sessionId, data);
     } catch (error) {
       if (!isApiError(error)) throw error;
       if (error.status === 400) throw new UsageError(error.message);
@@ -40,7 +44,8 @@ function localWriter(dataDir: string, token: string): SessionWriter {
     }
   };
   return {
-    park: (text) => write((study, id) => study.park(parseBody(ParkSchema, { text }).text, "agent", id)),
-    mark: (mark) => write((study, id) => study.mark(parseBody(TopicMarkSchema, mark), "agent", id)),
+    park: (text) => write((study, id) => study.park(parseBody(ParkSchema, { text }).text, "agent", id)).then(() => undefined),
+    mark: (mark) => write((study, id) => study.mark(parseBody(TopicMarkSchema, mark), "agent", id)).then(() => undefined),
+    card: (card) => write((_study, id, data) => data.cards.create(parseBody(NewCardSchema, card), { source: "agent", sessionId: id })),
   };
 }

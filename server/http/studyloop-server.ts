@@ -8,6 +8,7 @@ import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
 import type { Settings } from "../config/settings.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase, openReadConnection } from "../db/client.ts";
+import { CardStore } from "../cards/card-store.ts";
 import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
@@ -68,7 +69,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const db = openDatabase(databaseFile(options.dataDir));
     const reads = openReadConnection(databaseFile(options.dataDir));
     const agents = new AgentRegistry(options.dataDir);
-    const sessions = new SessionService({ db, reads, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log });
+    const cards = new CardStore(db);
+    const sessions = new SessionService({ db, reads, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log, briefing: cards.briefingOrNothing(log) });
     await sessions.startBackgroundWork();
     const study = new StudyLog(db, sessions, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
     study.start();
@@ -82,7 +84,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access };
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";

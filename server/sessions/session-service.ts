@@ -11,6 +11,7 @@ import type { Settings } from "../config/settings.ts";
 import { sessionsDir } from "../config/paths.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
+import type { TutorBriefing } from "../cards/card-store.ts";
 import { agentEnvironment, scrubbedEnvironment } from "../security/agent-env.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
@@ -47,6 +48,8 @@ export interface SessionServiceDeps {
   /** The URL this server serves, stored on rows so another server can name it. */
   readonly ownerUrl: string;
   readonly log: (line: string) => void;
+  /** The topic's due cards and struggles for TUTOR.md (server/cards); never throws. */
+  readonly briefing?: (topic: string) => Promise<TutorBriefing | undefined>;
 }
 
 /** A row and what it is; reads of open rows leave the transcript out (SessionRow). */
@@ -300,7 +303,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const { id, token, agent, executable, plan, now, cwd } = claim;
     let runner: LiveRunner;
     try {
-      this.prepareDirectory(claim, input);
+      this.prepareDirectory(claim, input, await this.deps.briefing?.(input.topic));
       const launch = {
         command: executable,
         args: claim.args,
@@ -376,7 +379,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
     const request: StartRequest = { ...input, transport: "tmux" };
     const claim = await this.claim(request, { id, ownerInstance: null, ownerPid: null, ownerPidStartTime: null, ownerUrl: null, muxSession });
     try {
-      this.prepareDirectory(claim, request);
+      this.prepareDirectory(claim, request, await this.deps.briefing?.(request.topic));
       newSession(
         {
           name: muxSession,
@@ -453,9 +456,9 @@ export class SessionService extends EventEmitter<SessionEvents> {
     return { socket: this.deps.settings.STUDYLOOP_TMUX_SOCKET };
   }
 
-  private prepareDirectory(claim: Claim, input: StartRequest): void {
+  private prepareDirectory(claim: Claim, input: StartRequest, review?: TutorBriefing): void {
     fs.mkdirSync(claim.cwd, { recursive: true, mode: 0o700 });
-    writeTutorInstructions(claim.cwd, claim.agent, { topic: input.topic, energy: input.energy, focusMinutes: claim.plan.focusMinutes });
+    writeTutorInstructions(claim.cwd, claim.agent, { topic: input.topic, energy: input.energy, focusMinutes: claim.plan.focusMinutes, review });
   }
 
   /** Ends the open session, wherever it runs: the learner can always end. */

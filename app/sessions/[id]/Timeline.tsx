@@ -7,6 +7,8 @@ import type { SessionView } from "@/server/sessions/session-view";
 import { buildTimeline, markWord, type MarkView, type ParkedView, type TimelineEntry } from "@/server/study/study-view";
 import { formatClock } from "@/server/study/timer";
 import { useStudyLive } from "../../components/study-live";
+import { MakeCard } from "../../review/MakeCard";
+import { cardFromMark, cardFromParked } from "../../review/prefill";
 
 export function Timeline({ session, marks, parked }: { session: SessionView; marks: readonly MarkView[]; parked: readonly ParkedView[] }) {
   const live = session.status !== "ended";
@@ -44,6 +46,7 @@ function Entry({ entry }: { entry: TimelineEntry }) {
           <span className={`pill ${m.status}`}>{markWord(m.status)}</span> <strong>{m.topic}</strong>
           {m.note ? ` · ${m.note}` : ""}
           {m.source === "agent" ? <span className="muted"> · from the tutor</span> : null}
+          {m.status === "struggling" || m.status === "insight" ? <> · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} /></> : null}
         </>
       );
     }
@@ -55,7 +58,8 @@ function Entry({ entry }: { entry: TimelineEntry }) {
           <span className="muted">
             {p.source === "agent" ? " · from the tutor" : ""}
             {p.carriedFromId ? " · carried over" : ""} · {p.status === "carried" ? "carried into the next session" : p.status}
-          </span>
+          </span>{" "}
+          · <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
         </>
       );
     }

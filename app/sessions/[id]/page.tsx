@@ -5,6 +5,8 @@ import { SessionSummary } from "../../components/SessionSummary";
 import { TranscriptView } from "./TranscriptView";
 import { AcpTranscript } from "./AcpTranscript";
 import { Timeline } from "./Timeline";
+import { PagePassageCard } from "../../review/PassageCard";
+import { StruggleCards } from "../../review/StruggleCards";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +29,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <section className="panel notice" data-testid="ended-explanation">
           <p>{view.explanation}</p>
           <SessionSummary session={view} />
+          <StruggleCards sessionId={view.id} />
         </section>
       ) : (
         <section className="panel notice">
@@ -43,9 +46,12 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <section>
         <h2>Transcript</h2>
         {view.transport === "acp" ? (
-          <AcpTranscript events={acpEvents} />
+          <div id="acp-transcript-text">
+            <AcpTranscript events={acpEvents} />
+            <PagePassageCard sessionId={view.id} topic={view.topic} containerId="acp-transcript-text" />
+          </div>
         ) : transcript ? (
-          <TranscriptView transcript={transcript} />
+          <TranscriptView transcript={transcript} card={{ sessionId: view.id, topic: view.topic }} />
         ) : (
           <p className="muted">No transcript was saved for this session.</p>
         )}

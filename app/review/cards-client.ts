@@ -1,0 +1,25 @@
+// The browser's side of /api/cards: JSON in, the server's sentence out on a refusal.
+import type { CardView } from "@/server/cards/card-view";
+
+export type Answer<T> = { ok: true; data: T } | { ok: false; error: string; status: number };
+
+export async function callCards<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<Answer<T>> {
+  try {
+    const res = await fetch(path, {
+      method: init.method ?? "GET",
+      headers: init.body === undefined ? {} : { "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: "no-store",
+    });
+    const data = (await res.json().catch(() => ({}))) as T & { error?: string };
+    if (res.ok) return { ok: true, data };
+    return { ok: false, status: res.status, error: data.error ?? `The server refused (HTTP ${res.status}). Try again.` };
+  } catch {
+    return { ok: false, status: 0, error: "Could not reach the StudyLoop server: check the connection and try again." };
+  }
+}
+
+export function dueCards(topic: string | undefined, limit: number): Promise<Answer<{ cards: CardView[]; dueCount: number }>> {
+  const query = new URLSearchParams({ due: "1", limit: String(limit), ...(topic ? { topic } : {}) });
+  return callCards(`/api/cards?${query}`);
+}
