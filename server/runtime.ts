@@ -4,6 +4,7 @@
 import type { AgentRegistry } from "./agents/agent-registry";
 import type { SessionService } from "./sessions/session-service";
 import type { StudyLog } from "./study/study-log";
+import type { SessionEvents } from "./sessions/session-events";
 import type { AccessControl } from "./security/access-control";
 
 export interface Runtime {
@@ -13,6 +14,11 @@ export interface Runtime {
   readonly study: StudyLog;
   /** Paired devices and pairing links (LAN access, docs/security.md). */
   readonly access: AccessControl;
+  /**
+   * The bus of session and study events (session-events.ts): `changed`, `ended`, and `study`
+   * (parked, marked, paused, resumed, break-due, ended). Subscribe with events.subscribe(...).
+   */
+  readonly events: SessionEvents;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

@@ -30,7 +30,7 @@ function localWriter(dataDir: string, token: string): SessionWriter {
     const data = await openLocalData(dataDir);
     try {
       const sessionId = await data.sessions.sessionForToken(token);
-      await fn(new StudyLog(data.db, data.sessions, { log: () => undefined }), sessionId);
+      await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId);
     } catch (error) {
       if (!isApiError(error)) throw error;
       if (error.status === 400) throw new UsageError(error.message);
