@@ -7,6 +7,7 @@ import { runTopic, topicCommand } from "./topic.ts";
 import { runStudy, studyCommand } from "./study.ts";
 import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
+import { cliRefusal } from "./cli-errors.ts";
 
 const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand] as const;
 
@@ -44,7 +45,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = cliRefusal(caught);
     if (error instanceof UsageError) {
       console.error(`studyloop: ${error.message}`);
       return error.exitCode;

@@ -6,6 +6,7 @@ import { ParkSchema, TopicMarkSchema, parseBody } from "../api/schemas.ts";
 import { StudyLog } from "../study/study-log.ts";
 import { openLocalData } from "./local-data.ts";
 import { UsageError } from "./options.ts";
+import { cliRefusal } from "./cli-errors.ts";
 import { RefusedError, postToSession, sessionEnv, type Fetch } from "./session-client.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -32,7 +33,7 @@ function localWriter(dataDir: string, token: string): SessionWriter {
       const sessionId = await data.sessions.sessionForToken(token);
       await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId);
     } catch (error) {
-      if (!isApiError(error)) throw error;
+      if (!isApiError(error)) throw cliRefusal(error);
       if (error.status === 400) throw new UsageError(error.message);
       throw new RefusedError(error.message, error.status);
     } finally {
