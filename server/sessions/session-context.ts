@@ -25,12 +25,14 @@ export interface SessionContext {
   /** The URL this server serves, stored on rows so another server can name it. */
   readonly ownerUrl: string;
   readonly log: (line: string) => void;
+  /** The clock of the keeper's rules (tests move it). */
+  readonly now: () => Date;
 }
 
-export function makeContext(deps: Omit<SessionContext, "instanceId" | "self" | "registry">): SessionContext {
+export function makeContext(deps: Omit<SessionContext, "instanceId" | "self" | "registry" | "now"> & { now?: () => Date }): SessionContext {
   const instanceId = crypto.randomUUID();
   const me = selfIdentity();
-  return { ...deps, instanceId, registry: new LiveRegistry(), self: { instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime } };
+  return { ...deps, now: deps.now ?? (() => new Date()), instanceId, registry: new LiveRegistry(), self: { instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime } };
 }
 
 /** Reads the agent definitions once per context, not once per row. */

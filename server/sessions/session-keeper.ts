@@ -29,6 +29,7 @@ export interface EndHow {
 
 export class SessionKeeper {
   private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => Date;
   private lastHeartbeat = 0;
   private stopped = false;
   private ticking = false;
@@ -38,8 +39,8 @@ export class SessionKeeper {
     private readonly reconciler: Reconciler,
     /** Closes the browser viewer of a tmux session (viewers.ts). */
     private readonly closeTmuxViewer: (sessionId: string) => void,
-    private readonly now: () => Date = () => new Date(),
   ) {
+    this.now = ctx.now;
     ctx.events.on("study", (event) => {
       const live = ctx.registry.get(event.sessionId);
       if (live && event.kind === "resumed") live.resumedAt = event.at.getTime();
@@ -162,6 +163,11 @@ export class SessionKeeper {
     const row = await ctx.store.byId(live.id).catch(() => null);
     if (row) ctx.events.sessionEnded(live.id, viewOf(ctx, row));
     else ctx.events.emit("changed");
+  }
+
+  /** Resolves when no end is in flight (whether it succeeded or not). */
+  async settle(): Promise<void> {
+    await Promise.all(this.ctx.registry.all().map((live) => live.ending?.catch(() => undefined)));
   }
 
   /** Finishes every end that a fault interrupted; throws if the database still refuses. */

@@ -42,6 +42,8 @@ export interface SessionServiceDeps {
   readonly events?: SessionEvents;
   /** How agents are run (tests pass a fake transport). */
   readonly transports?: TransportFactory;
+  /** The keeper's clock (tests move it). */
+  readonly now?: () => Date;
 }
 
 /** How far back "Continue" follows a chain of continued sessions to find their folder. */
@@ -205,6 +207,11 @@ export class SessionService implements SessionReader {
   async shutdown(): Promise<void> {
     this.viewers.closeAll();
     await this.keeper.shutdown();
+  }
+
+  /** Resolves when no end is in flight (tests). */
+  settle(): Promise<void> {
+    return this.keeper.settle();
   }
 
   /** One keeper pass now (tests). */

@@ -119,7 +119,7 @@ export class SessionStarter {
       id,
       transport,
       agentLabel: claim.agent.label,
-      startedAt: new Date(),
+      startedAt: ctx.now(),
       viewers: new Set(),
       attachedOnce: false,
       lastViewerLeftAt: null,

@@ -50,7 +50,7 @@ export class Viewers {
     const live = this.ctx.registry.get(sessionId);
     if (!live || !live.viewers.delete(viewerId)) return;
     live.transport.detach(viewerId);
-    if (live.viewers.size === 0) live.lastViewerLeftAt = new Date();
+    if (live.viewers.size === 0) live.lastViewerLeftAt = this.ctx.now();
   }
 
   /** Input, resize and acks only from a viewer attached to a live terminal of this server. */
