@@ -96,7 +96,7 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
   applyMigrations(file);
   const db = openDatabase(file);
   const reads = openReadConnection(file);
-  const settings = loadSettings({ STUDYLOOP_HEARTBEAT_SECONDS: "1", ...env } as NodeJS.ProcessEnv);
+  const settings = loadSettings({ STUDYLOOP_HEARTBEAT_SECONDS: "1", ...env } as unknown as NodeJS.ProcessEnv);
   let offset = 0;
   const transports: FakeTransport[] = [];
   const log: string[] = [];
@@ -105,7 +105,7 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
     reads,
     dataDir: dir,
     settings,
-    agents: new AgentRegistry(dir, { PATH: process.env.PATH } as NodeJS.ProcessEnv),
+    agents: new AgentRegistry(dir, { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv),
     ownerUrl: "http://127.0.0.1:0",
     log: (line) => log.push(line),
     now: () => new Date(Date.now() + offset),
