@@ -83,6 +83,8 @@ export interface TestCore {
   readonly transports: FakeTransport[];
   readonly settings: Settings;
   readonly log: string[];
+  /** The next launch throws this (an agent that cannot start). */
+  failNextLaunch: string | null;
   /** Moves the service's clock. */
   advance(ms: number): void;
   /** Another program holding the write lock (like `sqlite3` with BEGIN IMMEDIATE); returns its release. */
@@ -100,6 +102,7 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
   let offset = 0;
   const transports: FakeTransport[] = [];
   const log: string[] = [];
+  const failing = { next: null as string | null };
   const service = new SessionService({
     db,
     reads,
@@ -110,12 +113,21 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
     log: (line) => log.push(line),
     now: () => new Date(Date.now() + offset),
     transports: async (launch) => {
+      const failure = failing.next;
+      failing.next = null;
+      if (failure) throw new Error(failure);
       const t = new FakeTransport(launch);
       transports.push(t);
       return t;
     },
   });
   return {
+    get failNextLaunch() {
+      return failing.next;
+    },
+    set failNextLaunch(value: string | null) {
+      failing.next = value;
+    },
     dir,
     file,
     db,
