@@ -1,0 +1,202 @@
+// The session core seen from the pages: a server that goes away (kill -9, SIGTERM) on open desktop
+// and phone pages, coming back with the verdict, "Continue this session", an agent that fails at
+// start, and a paused session kept with no page open. Real servers, real agents, real Chromium.
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { makeDataDir, startServer, TEST_TUTOR, type StartedServer } from "./support/server";
+import { sessionRow, withDb } from "./support/db";
+import { hydrated } from "./support/page";
+import { expectTerminalToContain } from "./support/terminal";
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" };
+
+/**
+ * Page errors and console errors fail the test. The browser's own network lines while the server is
+ * down ("Failed to load resource: net::ERR_CONNECTION_REFUSED", a WebSocket that could not connect)
+ * are not the page's: no script can prevent them, and they are what "the server is away" looks like.
+ */
+function watch(page: Page, problems: string[], name: string): void {
+  page.on("pageerror", (error) => problems.push(`${name}: page error: ${error.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    if (/net::ERR_|WebSocket connection to .* failed|Failed to load resource/i.test(msg.text())) return;
+    problems.push(`${name}: console error: ${msg.text()}`);
+  });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+}
+
+interface Viewers {
+  readonly pages: { name: string; study: Page; dashboard: Page }[];
+  readonly contexts: BrowserContext[];
+  readonly problems: string[];
+}
+
+async function openViewers(browser: Browser, url: string): Promise<Viewers> {
+  const problems: string[] = [];
+  const contexts = [await browser.newContext({ viewport: { width: 1280, height: 800 } }), await browser.newContext(PHONE)];
+  const pages = [];
+  for (const [i, context] of contexts.entries()) {
+    const name = i === 0 ? "desktop" : "phone";
+    const study = await context.newPage();
+    const dashboard = await context.newPage();
+    watch(study, problems, `${name} study`);
+    watch(dashboard, problems, `${name} dashboard`);
+    await study.goto(`${url}/study`);
+    await hydrated(study);
+    await expectTerminalToContain(study, "tutor>");
+    await dashboard.goto(url);
+    await hydrated(dashboard);
+    await expect(dashboard.getByTestId("live-badge")).toHaveText("live");
+    pages.push({ name, study, dashboard });
+  }
+  return { pages, contexts, problems };
+}
+
+async function expectAway(v: Viewers, label: string): Promise<void> {
+  for (const { name, study, dashboard } of v.pages) {
+    await expect(study.getByTestId("server-away")).toContainText(/StudyLoop is not reachable since \d\d:\d\d: your session may have ended/, { timeout: 15_000 });
+    await expect(study.getByTestId("study-main")).toHaveAttribute("inert", "");
+    // The timer has stopped: it reads the same now and a while later.
+    const before = await study.getByTestId("focus-time").textContent();
+    await study.waitForTimeout(1_500);
+    await expect(study.getByTestId("focus-time")).toHaveText(before!);
+    await expect(dashboard.getByTestId("live-card")).toHaveAttribute("data-state", "unreachable", { timeout: 15_000 });
+    await expect(dashboard.getByTestId("live-badge")).toHaveText("not reachable");
+    await shot(study, `${label}-${name}-study-away`);
+    await shot(dashboard, `${label}-${name}-dashboard-away`);
+  }
+}
+
+async function expectVerdict(v: Viewers, label: string, explanation: RegExp): Promise<void> {
+  for (const { name, study, dashboard } of v.pages) {
+    await expect(study.getByTestId("ended-explanation")).toContainText(explanation, { timeout: 30_000 });
+    await expect(study.getByTestId("server-away")).toHaveCount(0);
+    await expect(study.getByTestId("continue-session")).toBeVisible();
+    await expect(dashboard.getByTestId("live-card")).toHaveAttribute("data-state", "ended", { timeout: 30_000 });
+    await shot(study, `${label}-${name}-study-back`);
+  }
+}
+
+async function restartOnSamePort(dataDir: string, url: string, env: Record<string, string> = {}): Promise<StartedServer> {
+  const port = new URL(url).port;
+  return startServer({ dataDir, args: ["--port", port], env });
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test("kill -9: open desktop and phone pages say the server is away; back, they show the verdict; Continue resumes the tutor in the same folder", async ({ browser, request }) => {
+  const dataDir = makeDataDir({ tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR], resumeArgs: [TEST_TUTOR, "--resumed"] } });
+  const a = await startServer({ dataDir });
+  const started = await request.post(`${a.url}/api/session/start`, { data: start });
+  expect(started.status()).toBe(201);
+  const id = (await started.json()).session.id as string;
+  const v = await openViewers(browser, a.url);
+  let b: StartedServer | undefined;
+  try {
+    await a.kill9();
+    await expectAway(v, "kill9");
+    b = await restartOnSamePort(dataDir, a.url);
+    await expectVerdict(v, "kill9", /The StudyLoop server that ran this session stopped at/);
+
+    // Continue from the desktop page: a new session in the same folder, with the resume arguments.
+    const desktop = v.pages[0]!.study;
+    await desktop.getByTestId("continue-session").click();
+    await expectTerminalToContain(desktop, "tutor>");
+    const next = withDb(dataDir, (db) => db.prepare("SELECT id, continued_from_id, status FROM study_sessions WHERE continued_from_id IS NOT NULL").get()) as Record<string, string>;
+    expect(next).toMatchObject({ continued_from_id: id, status: "live" });
+    const agent = fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .find((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").includes("--resumed");
+        } catch {
+          return false;
+        }
+      });
+    expect(agent).toBeDefined();
+    expect(fs.readlinkSync(`/proc/${agent}/cwd`)).toBe(path.join(dataDir, "sessions", id));
+    await shot(desktop, "kill9-desktop-continued");
+    expect(v.problems).toEqual([]);
+  } finally {
+    for (const c of v.contexts) await c.close();
+    await request.post(`${(b ?? a).url}/api/session/end`).catch(() => undefined);
+    await b?.stop();
+  }
+});
+
+test("SIGTERM: the server exits promptly; open pages say so with no uncaught error, then show the verdict", async ({ browser, request }) => {
+  const dataDir = makeDataDir();
+  const a = await startServer({ dataDir });
+  const id = (await (await request.post(`${a.url}/api/session/start`, { data: start })).json()).session.id as string;
+  const v = await openViewers(browser, a.url);
+  let b: StartedServer | undefined;
+  try {
+    expect(await a.stop()).toBe(0);
+    expect(sessionRow(dataDir, id)).toMatchObject({ status: "ended", end_reason: "server-shutdown" });
+    await expectAway(v, "sigterm");
+    b = await restartOnSamePort(dataDir, a.url);
+    await expectVerdict(v, "sigterm", /StudyLoop was shut down at \d\d:\d\d/);
+    expect(v.problems).toEqual([]);
+  } finally {
+    for (const c of v.contexts) await c.close();
+    await b?.stop();
+  }
+});
+
+test("an agent that exits at once: the study page shows its last lines, the exit code, a next step and Try again", async ({ page, request }) => {
+  const problems: string[] = [];
+  watch(page, problems, "study");
+  const script = "console.log('Welcome to the tutor'); console.log('Unable to connect to Anthropic services'); setTimeout(() => process.exit(1), 200)";
+  const server = await startServer({ dataDir: makeDataDir({ offline: { label: "Offline tutor", command: process.execPath, args: ["-e", script] } }) });
+  try {
+    const res = await request.post(`${server.url}/api/session/start`, { data: { ...start, agent: "offline" } });
+    expect(res.status()).toBe(201);
+    await page.goto(`${server.url}/study`);
+    await hydrated(page);
+    const ended = page.getByTestId("ended-explanation");
+    await expect(ended).toContainText(/exited with code 1 .* Its last lines are below: fix what they say/, { timeout: 15_000 });
+    await expect(ended).toContainText("exit code 1");
+    await expect(page.getByTestId("last-lines")).toContainText("Unable to connect to Anthropic services");
+    await shot(page, "start-failure-desktop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, "start-failure-phone");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const before = withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n);
+    await page.getByTestId("try-again").click();
+    await expect.poll(() => withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n)).toBe(before + 1);
+    await expect(page.getByTestId("last-lines")).toContainText("Unable to connect to Anthropic services", { timeout: 15_000 });
+    expect(problems).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a paused session is kept with no page open past the grace window, and the dashboard says until when", async ({ page, request }) => {
+  const server = await startServer({ env: { STUDYLOOP_GRACE_SECONDS: "2" } });
+  try {
+    const id = (await (await request.post(`${server.url}/api/session/start`, { data: start })).json()).session.id as string;
+    await page.goto(`${server.url}/study`);
+    await hydrated(page);
+    await expectTerminalToContain(page, "tutor>");
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect(page.getByTestId("kept-until")).toContainText(/kept until \d\d:\d\d, even with no page open/);
+    await page.goto(`${server.url}/parking`);
+    // Well past the 2 s grace: still live.
+    await page.waitForTimeout(6_000);
+    expect(sessionRow(server.dataDir, id)).toMatchObject({ status: "live", ended_at: null });
+    await page.goto(server.url);
+    await expect(page.getByTestId("kept-until")).toContainText(/On a break: kept until \d\d:\d\d/);
+    await shot(page, "paused-dashboard");
+    // Resumed and left again: grace runs as usual.
+    await request.post(`${server.url}/api/session/timer`, { data: { action: "resume" } });
+    await expect.poll(() => sessionRow(server.dataDir, id).end_reason, { timeout: 20_000 }).toBe("grace-expired");
+  } finally {
+    await server.stop();
+  }
+});
