@@ -10,6 +10,8 @@ import { useServerNow } from "./server-clock";
 import { studySocket } from "./socket";
 import { clockOf, useServerReachable } from "./server-reachable";
 
+/** How long after a change the dashboard's charts are re-read (ms). */
+const REFRESH_DELAY_MS = 1_000;
 /** How often the dashboard's charts are re-read while a session is live. */
 const CHARTS_REFRESH_MS = 60_000;
 
@@ -45,13 +47,21 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
   const shown = useRef(chartKey(initial));
   const key = chartKey(state);
   useEffect(() => {
-    if (shown.current !== key) router.refresh();
+    if (shown.current === key) return;
     shown.current = key;
+    // A moment later, and only if the server is still there: a server that is stopping pushes the
+    // ended state just before it goes, and a refresh that fails makes Next navigate to an error page.
+    const timer = setTimeout(() => {
+      if (studySocket().connected) router.refresh();
+    }, REFRESH_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [key, router]);
   useEffect(() => {
     // Nothing to re-read while the server is away (a refresh would only fail).
     if (!id || reach.away) return;
-    const timer = setInterval(() => router.refresh(), CHARTS_REFRESH_MS);
+    const timer = setInterval(() => {
+      if (studySocket().connected) router.refresh();
+    }, CHARTS_REFRESH_MS);
     return () => clearInterval(timer);
   }, [id, router, reach.away]);
 
@@ -76,7 +86,12 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
   }
   if (!s) {
     return (
-      <section className="panel" data-testid="live-card" data-state={state.state}>
+      <section className="panel" data-testid="live-card" data-state={reach.away ? "unreachable" : state.state}>
+        {reach.away ? (
+          <p className="muted" data-testid="live-away">
+            StudyLoop is not reachable since {reach.since === null ? "a moment ago" : clockOf(reach.since)}.
+          </p>
+        ) : null}
         <p>No session is running.</p>
         {state.lastEnded ? <p className="muted">Last session: “{state.lastEnded.topic}”. {state.lastEnded.explanation}</p> : null}
         <Link className="button primary" href="/study">

@@ -67,6 +67,25 @@ export function StudyRoom({
     }
   }, []);
 
+  // The state as the server pushes it (a session ending, starting, or ended elsewhere). A live view
+  // keeps its own attachment: only a change of session or of attachability replaces it.
+  useEffect(() => {
+    const socket = studySocket();
+    const apply = (next: SessionStateView) =>
+      setState((prev) => (prev.attach && next.attach && prev.session?.id === next.session?.id ? prev : next));
+    const watch = () =>
+      socket.emit("session:watch", (result) => {
+        if (result.ok) apply(result.value);
+      });
+    socket.on("session:state", apply);
+    socket.on("connect", watch);
+    if (socket.connected) watch();
+    return () => {
+      socket.off("session:state", apply);
+      socket.off("connect", watch);
+    };
+  }, []);
+
   // Back after being away: show what really happened meanwhile (the verdict), not what was.
   const wasAway = useRef(false);
   useEffect(() => {
