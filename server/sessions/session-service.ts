@@ -52,6 +52,10 @@ const MAX_CHAIN = 100;
 export class SessionService implements SessionReader {
   readonly events: SessionEvents;
   readonly store: SessionStore;
+  /** The study loop's writes to study_sessions (the store is their only writer). */
+  get writes(): SessionStore {
+    return this.store;
+  }
   private readonly ctx: SessionContext;
   private readonly reconciler: Reconciler;
   private readonly keeper: SessionKeeper;

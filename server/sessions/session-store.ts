@@ -12,6 +12,7 @@ import { buildSummary } from "../study/summary.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
 import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
+import type { StudySessionWrites } from "./ports.ts";
 
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
@@ -38,7 +39,7 @@ export type ClaimRow = Omit<Prisma.StudySessionCreateInput, "status" | "liveSlot
 
 export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">;
 
-export class SessionStore implements AcpEventLog {
+export class SessionStore implements AcpEventLog, StudySessionWrites {
   /** The two reads every state read makes, prepared once on the read connection (session-rows.ts). */
   private readonly openRows: Statement<[], unknown[]>;
   private readonly lastEndedRow: Statement<[], unknown[]>;
@@ -209,6 +210,29 @@ export class SessionStore implements AcpEventLog {
 
   async checkpoint(id: string, transcript: string, at: Date): Promise<void> {
     await withDb("save the transcript", () => this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } }), this.retry);
+  }
+
+  // ---- the study loop's writes (ports.ts) --------------------------------------------------------
+
+  async updateTimer(
+    expected: { id: string; pausedAt: Date | null; nudgesShown: string },
+    data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
+  ): Promise<boolean> {
+    const result = await withDb(
+      "change the timer",
+      () =>
+        this.db.studySession.updateMany({
+          where: { id: expected.id, endedAt: null, pausedAt: expected.pausedAt, nudgesShown: expected.nudgesShown },
+          data,
+        }),
+      this.retry,
+    );
+    return result.count === 1;
+  }
+
+  async countMark(tx: Prisma.TransactionClient, id: string, status: string): Promise<void> {
+    if (status === "win") await tx.studySession.update({ where: { id }, data: { winCount: { increment: 1 } } });
+    if (status === "struggling") await tx.studySession.update({ where: { id }, data: { struggleCount: { increment: 1 } } });
   }
 
   // ---- the ACP conversation (acp_events) ----------------------------------------------------------

@@ -91,12 +91,9 @@ export class FocusTimer {
         if (due.length === 0) continue;
         const next = recordNudges(t.nudges, due, now);
         // Only if nobody changed the nudges or paused meanwhile: each nudge is recorded once.
-        const result = await this.db.studySession.updateMany({
-          where: { id: row.id, endedAt: null, pausedAt: null, nudgesShown: row.nudgesShown },
-          data: { nudgesShown: JSON.stringify(next) },
-        });
-        recorded += result.count;
-        if (result.count > 0) this.events.study("break-due", row.id, { nudges: due.length }, now);
+        if (!(await this.sessions.writes.updateTimer({ id: row.id, pausedAt: null, nudgesShown: row.nudgesShown }, { nudgesShown: JSON.stringify(next) }))) continue;
+        recorded++;
+        this.events.study("break-due", row.id, { nudges: due.length }, now);
       }
       return recorded;
     } finally {
@@ -115,10 +112,6 @@ export class FocusTimer {
 
   /** One conditional write: the row must still be as it was read (not ended, same pause, same nudges). */
   private async write(row: StudySession, data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string }, raced: string): Promise<void> {
-    const result = await this.db.studySession.updateMany({
-      where: { id: row.id, endedAt: null, pausedAt: row.pausedAt, nudgesShown: row.nudgesShown },
-      data,
-    });
-    if (result.count !== 1) throw conflict(raced);
+    if (!(await this.sessions.writes.updateTimer(row, data))) throw conflict(raced);
   }
 }

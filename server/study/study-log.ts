@@ -134,8 +134,7 @@ export class StudyLog {
       const created = await tx.topicMark.create({
         data: { id: crypto.randomUUID(), sessionId: target, topic: input.topic, status: input.status, note: input.note ?? null, source },
       });
-      if (input.status === "win") await tx.studySession.update({ where: { id: target }, data: { winCount: { increment: 1 } } });
-      if (input.status === "struggling") await tx.studySession.update({ where: { id: target }, data: { struggleCount: { increment: 1 } } });
+      await this.sessions.writes.countMark(tx, target, input.status);
       return created;
     });
     this.events.study("marked", target, { id: mark.id, topic: mark.topic, status: mark.status, note: mark.note, source });
