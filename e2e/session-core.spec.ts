@@ -2,6 +2,7 @@
 // and phone pages, coming back with the verdict, "Continue this session", an agent that fails at
 // start, and a paused session kept with no page open. Real servers, real agents, real Chromium.
 import fs from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { makeDataDir, startServer, TEST_TUTOR, type StartedServer } from "./support/server";
@@ -210,5 +211,51 @@ test("a paused session is kept with no page open past the grace window, and the 
     await expect.poll(() => sessionRow(server.dataDir, id).end_reason, { timeout: 20_000 }).toBe("grace-expired");
   } finally {
     await server.stop();
+  }
+});
+
+test("End while another program holds the database's write lock: a clear 503, nothing stopped; then End works, a start gets 201, and SIGTERM exits under a held lock", async ({ request }) => {
+  const dataDir = makeDataDir();
+  const server = await startServer({ dataDir });
+  let restarted: StartedServer | undefined;
+  const hold = () => {
+    const holder = new Database(path.join(dataDir, "studyloop.db"));
+    holder.exec("BEGIN IMMEDIATE");
+    return () => {
+      if (holder.inTransaction) holder.exec("ROLLBACK");
+      holder.close();
+    };
+  };
+  try {
+    const id = (await (await request.post(`${server.url}/api/session/start`, { data: start })).json()).session.id as string;
+    let release = hold();
+    const refused = await request.post(`${server.url}/api/session/end`);
+    // Reads go on meanwhile.
+    const state = await request.get(`${server.url}/api/session/state`);
+    release();
+    expect(refused.status()).toBe(503);
+    expect(refused.headers()["retry-after"]).toBe("5");
+    expect((await refused.json()).error).toMatch(/^StudyLoop could not end the session: another program is holding the database locked/);
+    expect(state.status()).toBe(200);
+    expect((await state.json()).session).toMatchObject({ id, status: "live" });
+
+    const ended = await request.post(`${server.url}/api/session/end`);
+    expect(ended.status()).toBe(200);
+    expect((await ended.json()).session).toMatchObject({ id, status: "ended", endReason: "ended-by-learner" });
+    const next = await request.post(`${server.url}/api/session/start`, { data: start });
+    expect(next.status()).toBe(201);
+    const nextId = (await next.json()).session.id as string;
+
+    // A clean stop does not wait on the database: it exits, and the next start settles the row.
+    release = hold();
+    expect(await server.stop()).toBe(0);
+    release();
+    restarted = await startServer({ dataDir });
+    const after = await (await request.get(`${restarted.url}/api/session/state`)).json();
+    expect(after.lastEnded).toMatchObject({ id: nextId, status: "ended" });
+    expect(["server-stopped", "server-shutdown"]).toContain(after.lastEnded.endReason);
+  } finally {
+    await server.stop();
+    await restarted?.stop();
   }
 });
