@@ -50,7 +50,6 @@ export interface LiveTransport {
 }
 
 /** ANSI control sequences, for turning a transcript into readable lines. */
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
 
 /** The last `count` non-blank lines of a transcript, escape sequences removed, each at most 200 chars. */
