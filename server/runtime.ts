@@ -4,6 +4,7 @@
 import type { AgentRegistry } from "./agents/agent-registry";
 import type { SessionService } from "./sessions/session-service";
 import type { StudyLog } from "./study/study-log";
+import type { SessionEvents } from "./sessions/session-events";
 import type { AccessControl } from "./security/access-control";
 import type { CardStore } from "./cards/card-store";
 
@@ -16,6 +17,11 @@ export interface Runtime {
   readonly access: AccessControl;
   /** Spaced-repetition cards and their reviews (server/cards). */
   readonly cards: CardStore;
+  /**
+   * The bus of session and study events (session-events.ts): `changed`, `ended`, and `study`
+   * (parked, marked, paused, resumed, break-due, ended). Subscribe with events.subscribe(...).
+   */
+  readonly events: SessionEvents;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

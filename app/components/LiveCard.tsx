@@ -8,7 +8,10 @@ import { formatClock, readTimer } from "@/server/study/timer";
 import { useStudyLive } from "./study-live";
 import { useServerNow } from "./server-clock";
 import { studySocket } from "./socket";
+import { clockOf, useServerReachable } from "./server-reachable";
 
+/** How long after a change the dashboard's charts are re-read (ms). */
+const REFRESH_DELAY_MS = 1_000;
 /** How often the dashboard's charts are re-read while a session is live. */
 const CHARTS_REFRESH_MS = 60_000;
 
@@ -20,6 +23,7 @@ function chartKey(state: SessionStateView): string {
 
 export function LiveCard({ initial }: { initial: SessionStateView }) {
   const [state, setState] = useState(initial);
+  const reach = useServerReachable();
   useEffect(() => {
     const socket = studySocket();
     const watch = () =>
@@ -43,19 +47,51 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
   const shown = useRef(chartKey(initial));
   const key = chartKey(state);
   useEffect(() => {
-    if (shown.current !== key) router.refresh();
+    if (shown.current === key) return;
     shown.current = key;
+    // A moment later, and only if the server is still there: a server that is stopping pushes the
+    // ended state just before it goes, and a refresh that fails makes Next navigate to an error page.
+    const timer = setTimeout(() => {
+      if (studySocket().connected) router.refresh();
+    }, REFRESH_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [key, router]);
   useEffect(() => {
-    if (!id) return;
-    const timer = setInterval(() => router.refresh(), CHARTS_REFRESH_MS);
+    // Nothing to re-read while the server is away (a refresh would only fail).
+    if (!id || reach.away) return;
+    const timer = setInterval(() => {
+      if (studySocket().connected) router.refresh();
+    }, CHARTS_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [id, router]);
+  }, [id, router, reach.away]);
 
   const s = state.session;
+  if (s && reach.away) {
+    // What was live may have ended meanwhile: say what is known, not "live".
+    return (
+      <section className="panel notice warn" data-testid="live-card" data-state="unreachable">
+        <div className="row">
+          <span className="badge" data-testid="live-badge">
+            not reachable
+          </span>
+          <strong>{s.topic}</strong>
+        </div>
+        <p>
+          StudyLoop is not reachable since {reach.since === null ? "a moment ago" : clockOf(reach.since)}: this session may have ended. This card shows
+          what happened as soon as the server is back.
+        </p>
+        <LiveLoop session={s} stoppedAt={reach.since} />
+      </section>
+    );
+  }
   if (!s) {
     return (
-      <section className="panel" data-testid="live-card" data-state={state.state}>
+      <section className="panel" data-testid="live-card" data-state={reach.away ? "unreachable" : state.state}>
+        {reach.away ? (
+          <p className="muted" data-testid="live-away">
+            StudyLoop is not reachable since {reach.since === null ? "a moment ago" : clockOf(reach.since)}.
+          </p>
+        ) : null}
         <p>No session is running.</p>
         {state.lastEnded ? <p className="muted">Last session: “{state.lastEnded.topic}”. {state.lastEnded.explanation}</p> : null}
         <Link className="button primary" href="/study">
@@ -67,13 +103,20 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
   return (
     <section className="panel notice" data-testid="live-card" data-state={state.state}>
       <div className="row">
-        <span className="badge live">{state.state === "starting" ? "starting" : "live"}</span>
+        <span className="badge live" data-testid="live-badge">
+          {state.state === "starting" ? "starting" : state.state === "ending" ? "ending" : "live"}
+        </span>
         <strong>{s.topic}</strong>
         <span className="muted">
           with {s.agent} since {new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}
         </span>
       </div>
       <LiveLoop session={s} />
+      {s.keptUntil ? (
+        <p className="muted" data-testid="kept-until">
+          On a break: kept until {clockOf(Date.parse(s.keptUntil))}, even with no page open.
+        </p>
+      ) : null}
       {state.verdict?.notice ? <p className="muted">{state.verdict.notice}</p> : null}
       <Link className="button primary" href="/study">
         {state.attach ? "Open the session" : "See the session"}
@@ -83,8 +126,9 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
 }
 
 /** The focus time and the session's marks and parked thoughts, as they change. */
-function LiveLoop({ session }: { session: SessionView }) {
-  const now = useServerNow();
+function LiveLoop({ session, stoppedAt = null }: { session: SessionView; stoppedAt?: number | null }) {
+  const serverNow = useServerNow();
+  const now = stoppedAt ?? serverNow;
   const { view } = useStudyLive(session.id);
   const timer = view?.timer ?? session.timer;
   const reading = now === null ? null : readTimer(timer, now);

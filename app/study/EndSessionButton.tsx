@@ -17,7 +17,8 @@ export function EndSessionButton({ onEnded, onError }: { onEnded: (view: Session
 
   const end = async () => {
     setConfirming(false);
-    const res = await fetch("/api/session/end", { method: "POST" });
+    const res = await fetch("/api/session/end", { method: "POST" }).catch(() => null);
+    if (!res) return onError("Could not reach the StudyLoop server, so the session was not ended. Try again when it is back.");
     const body = (await res.json().catch(() => ({}))) as { session?: SessionView; error?: string };
     if (res.ok && body.session) onEnded(body.session);
     else onError(body.error ?? "Could not end the session.");

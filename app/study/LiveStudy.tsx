@@ -12,9 +12,13 @@ import { TopicMarker } from "./TopicMarker";
 import { MarkFeed, ParkedFeed } from "./StudyFeed";
 import { WarmUp } from "../review/WarmUp";
 import { useStudyLive } from "../components/study-live";
+import { useServerReachable, clockOf } from "../components/server-reachable";
+import { ServerAway } from "../components/ServerAway";
 
 export function LiveStudy({ session, children }: { session: SessionView; children: React.ReactNode }) {
   const { view } = useStudyLive(session.id);
+  const reach = useServerReachable();
+  const keptUntil = view ? view.keptUntil : session.keptUntil;
   const [lastTime, setLastTime] = useState<NextSessionSuggestions | null>(null);
   const plan = focusPlanFor(session.focusPlan === "pomodoro" ? "pomodoro" : ("energy" as FocusPlanKind), session.energy);
 
@@ -33,10 +37,20 @@ export function LiveStudy({ session, children }: { session: SessionView; childre
 
   const fromLastTime = lastTime?.from && lastTime.from.id !== session.id ? lastTime.forNextSession : [];
   return (
-    <div className="live-study">
-      <TimerBar timer={view?.timer ?? session.timer} planLabel={plan.label} />
+    <div className="live-study" data-away={reach.away ? "true" : "false"}>
+      {reach.away ? <ServerAway since={reach.since} live /> : null}
+      {/* While the server is away the timer stops where it was last known to be right. */}
+      <TimerBar timer={view?.timer ?? session.timer} planLabel={plan.label} stoppedAt={reach.away ? reach.since : null} />
+      {keptUntil && !reach.away ? (
+        <p className="muted kept-until" data-testid="kept-until">
+          On a break: this session is kept until {clockOf(Date.parse(keptUntil))}, even with no page open.
+        </p>
+      ) : null}
       <div className="study-grid">
-        <div className="study-main">{children}</div>
+        {/* The tutor cannot be reached either: dimmed, and no typing that would go nowhere. */}
+        <div className={`study-main${reach.away ? " away" : ""}`} inert={reach.away} data-testid="study-main">
+          {children}
+        </div>
         <aside className="study-side stack" aria-label="Study loop">
           <ParkThought />
           <WarmUp topic={session.topic} />

@@ -65,7 +65,7 @@ export function StartForm({
   };
 
   const endOther = async () => {
-    await fetch("/api/session/end", { method: "POST" });
+    await fetch("/api/session/end", { method: "POST" }).catch(() => null);
     setError(null);
     setConflict(false);
   };

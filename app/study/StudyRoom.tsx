@@ -1,6 +1,8 @@
 "use client";
-// The study page: adopt the live session if there is one, explain an ended one, offer a new start.
-import { useCallback, useState } from "react";
+// The study page: adopt the live session if there is one, explain an ended one (with the tutor's
+// last lines, "Try again" and "Continue this session"), offer a new start, and say so plainly when
+// the server cannot be reached.
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
@@ -12,13 +14,31 @@ import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
 import { SessionSummary } from "../components/SessionSummary";
 import { StruggleCards } from "../review/StruggleCards";
+import { ServerAway } from "../components/ServerAway";
 import { studySocket } from "../components/socket";
+import { useServerReachable } from "../components/server-reachable";
 
 // Open the page's socket as soon as this module loads, while React is still hydrating: a live
 // session's console attaches the moment it mounts instead of waiting for a handshake first.
 if (typeof window !== "undefined") studySocket();
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
+const UNREACHABLE = "Could not reach the StudyLoop server. Is it still running? Try again in a moment.";
+
+/** POSTs JSON; the refusal's sentence, or null when it worked. Never throws (the server may be away). */
+async function post(url: string, body?: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    const value: unknown = await res.json().catch(() => ({}));
+    if (res.ok) return { ok: true, value };
+    return { ok: false, error: (value as { error?: string }).error ?? `The server refused (HTTP ${res.status}).` };
+  } catch {
+    return { ok: false, error: UNREACHABLE };
+  }
+}
 
 export function StudyRoom({
   initialState,
@@ -34,11 +54,48 @@ export function StudyRoom({
 }) {
   const [state, setState] = useState(initialState);
   const [justEnded, setJustEnded] = useState<SessionView | null>(null);
+  const reach = useServerReachable();
 
-  const refresh = useCallback(async () => {
-    const res = await fetch("/api/session/state", { cache: "no-store" });
-    if (res.ok) setState((await res.json()) as SessionStateView);
+  /** Reads the state again; true when it could (false: the server is away, the page stays as it is). */
+  const refresh = useCallback(async (): Promise<boolean> => {
+    try {
+      const res = await fetch("/api/session/state", { cache: "no-store" });
+      if (!res.ok) return false;
+      setState((await res.json()) as SessionStateView);
+      return true;
+    } catch {
+      return false;
+    }
   }, []);
+
+  // The state as the server pushes it (a session ending, starting, or ended elsewhere). A live view
+  // keeps its own attachment: only a change of session or of attachability replaces it.
+  useEffect(() => {
+    const socket = studySocket();
+    const apply = (next: SessionStateView) =>
+      setState((prev) => (prev.attach && next.attach && prev.session?.id === next.session?.id ? prev : next));
+    const watch = () =>
+      socket.emit("session:watch", (result) => {
+        if (result.ok) apply(result.value);
+      });
+    socket.on("session:state", apply);
+    socket.on("connect", watch);
+    if (socket.connected) watch();
+    return () => {
+      socket.off("session:state", apply);
+      socket.off("connect", watch);
+    };
+  }, []);
+
+  // Back after being away: show what really happened meanwhile (the verdict), not what was.
+  const wasAway = useRef(false);
+  useEffect(() => {
+    if (reach.away) wasAway.current = true;
+    else if (reach.since === null && wasAway.current) {
+      wasAway.current = false;
+      void refresh();
+    }
+  }, [reach.away, reach.since, refresh]);
 
   const onEnded = useCallback(
     (view: SessionView) => {
@@ -46,6 +103,15 @@ export function StudyRoom({
       void refresh();
     },
     [refresh],
+  );
+
+  const started = useCallback(
+    async (result: unknown) => {
+      setJustEnded(null);
+      const started = result as { session: SessionView; attach: SessionStateView["attach"] };
+      if (!(await refresh())) setState({ state: "focus", session: started.session, attach: started.attach, verdict: null, lastEnded: state.lastEnded });
+    },
+    [refresh, state.lastEnded],
   );
 
   const session = state.session;
@@ -67,39 +133,106 @@ export function StudyRoom({
       </LiveStudy>
     );
   }
+  const away = reach.away ? <ServerAway since={reach.since} live={session !== null} /> : null;
   if (session) {
-    return <NotAttachable state={state} onChanged={refresh} />;
+    return (
+      <>
+        {away}
+        <NotAttachable state={state} onChanged={refresh} />
+      </>
+    );
   }
   const ended = justEnded ?? state.lastEnded;
   return (
     <>
-      {ended ? (
-        <section className={`panel notice${ended.endReason === "ended-by-learner" ? "" : " warn"}`} data-testid="ended-explanation">
-          <h2>Session ended: {ended.topic}</h2>
-          <p>{ended.explanation}</p>
-          <SessionSummary session={ended} />
-          <StruggleCards sessionId={ended.id} />
-          <p>
-            <a href={`/sessions/${ended.id}`}>See the whole session: its timeline and transcript</a>
-          </p>
-        </section>
-      ) : null}
+      {away}
+      {ended ? <EndedSession ended={ended} onStarted={started} /> : null}
       <StartForm agents={agents} suggestions={suggestions} onStarted={(next) => { setJustEnded(null); setState(next); }} />
     </>
   );
 }
 
-function NotAttachable({ state, onChanged }: { state: SessionStateView; onChanged: () => Promise<void> }) {
+/** Why the last session ended, what the tutor said last, and the ways back to it. */
+function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (result: unknown) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const failedStart = ended.endReason === "startup-failed" || (ended.endReason === "agent-exited" && ended.lastLines.length > 0 && ended.exitCode !== 0);
+  const act = async (url: string, body: unknown) => {
+    setBusy(true);
+    setError(null);
+    const result = await post(url, body);
+    setBusy(false);
+    if (result.ok) await onStarted(result.value);
+    else setError(result.error);
+  };
+  const tryAgain = () =>
+    act("/api/session/start", {
+      topic: ended.topic,
+      energy: ended.energy,
+      agent: ended.agent,
+      transport: ended.transport === "acp" ? "acp" : "pty",
+      focusPlan: ended.focusPlan === "pomodoro" ? "pomodoro" : "energy",
+    });
+  return (
+    <section className={`panel notice${ended.endReason === "ended-by-learner" ? "" : " warn"}`} data-testid="ended-explanation">
+      <h2>Session ended: {ended.topic}</h2>
+      <p>{ended.explanation}</p>
+      {ended.lastLines.length > 0 ? (
+        <>
+          <p className="muted">
+            The tutor&apos;s last lines{ended.exitCode !== null ? ` (exit code ${ended.exitCode})` : ""}:
+          </p>
+          <pre className="last-lines" data-testid="last-lines">
+            {ended.lastLines.join("\n")}
+          </pre>
+        </>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="row">
+        {failedStart ? (
+          <button className="primary" disabled={busy} onClick={() => void tryAgain()} data-testid="try-again">
+            Try again
+          </button>
+        ) : null}
+        {ended.canContinue ? (
+          <button className={failedStart ? "" : "primary"} disabled={busy} onClick={() => void act("/api/session/continue", { sessionId: ended.id })} data-testid="continue-session">
+            Continue this session
+          </button>
+        ) : null}
+      </div>
+      {ended.canContinue ? <p className="muted">Continue starts the tutor again in the same folder and asks it to take up its last conversation.</p> : null}
+      {ended.continuedFromId ? (
+        <p className="muted">
+          It continued <a href={`/sessions/${ended.continuedFromId}`}>an earlier session</a>.
+        </p>
+      ) : null}
+      <SessionSummary session={ended} />
+      <StruggleCards sessionId={ended.id} />
+      <p>
+        <a href={`/sessions/${ended.id}`}>See the whole session: its timeline and transcript</a>
+      </p>
+    </section>
+  );
+}
+
+function NotAttachable({ state, onChanged }: { state: SessionStateView; onChanged: () => Promise<boolean> }) {
   const session = state.session!;
   const [error, setError] = useState<string | null>(null);
   // Only a transport this page cannot render at all is named as such; a known one without a
   // connection says so plainly.
-  const message = !KNOWN_TRANSPORTS.has(session.transport)
-    ? `This session uses the "${session.transport}" transport, which this page cannot show.`
-    : (state.verdict?.notice ?? "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
+  const message =
+    session.status === "ending"
+      ? "This session is being ended. If it stays like this, the database may be busy: press End again to finish it."
+      : !KNOWN_TRANSPORTS.has(session.transport)
+        ? `This session uses the "${session.transport}" transport, which this page cannot show.`
+        : (state.verdict?.notice ?? "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
   const end = async () => {
-    const res = await fetch("/api/session/end", { method: "POST" });
-    if (!res.ok) setError(((await res.json()) as { error: string }).error);
+    const result = await post("/api/session/end");
+    setError(result.ok ? null : result.error);
     await onChanged();
   };
   return (

@@ -9,8 +9,10 @@ import { useServerNow } from "../components/server-clock";
 import { send } from "../components/study-live";
 import { ErrorAlert } from "../components/ErrorAlert";
 
-export function TimerBar({ timer, planLabel }: { timer: TimerState; planLabel: string }) {
-  const now = useServerNow();
+export function TimerBar({ timer, planLabel, stoppedAt = null }: { timer: TimerState; planLabel: string; stoppedAt?: number | null }) {
+  const serverNow = useServerNow();
+  // Stopped (the server is away): the reading as of then, not a clock that runs on without it.
+  const now = stoppedAt ?? serverNow;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reading = now === null ? null : readTimer(timer, now);
@@ -43,11 +45,11 @@ export function TimerBar({ timer, planLabel }: { timer: TimerState; planLabel: s
                 : planLabel}
         </div>
         {reading?.paused ? (
-          <button className="primary" disabled={busy} onClick={() => void act("resume")}>
+          <button className="primary" disabled={busy || stoppedAt !== null} onClick={() => void act("resume")}>
             Resume
           </button>
         ) : (
-          <button disabled={busy || reading === null} onClick={() => void act("pause")}>
+          <button disabled={busy || reading === null || stoppedAt !== null} onClick={() => void act("pause")}>
             Pause
           </button>
         )}

@@ -11,6 +11,8 @@ const CommandSchema = z.object({
 
 export const CustomAgentSchema = CommandSchema.extend({
   label: z.string().min(1).max(80).optional(),
+  /** The arguments that continue the agent's last conversation in the folder (instead of args). */
+  resumeArgs: z.array(z.string()).optional(),
   acp: CommandSchema.optional(),
   installHint: z.string().max(300).optional(),
 });
@@ -28,6 +30,11 @@ export interface AgentDefinition {
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
+  /**
+   * The arguments (instead of args) that continue the agent's most recent conversation in its
+   * folder: "Continue this session" after a crash. Checked against each CLI's own --help.
+   */
+  readonly resumeArgs?: readonly string[];
   /** How the agent speaks the Agent Client Protocol, when it does. */
   readonly acp?: { readonly command: string; readonly args: readonly string[] };
   /** Files in the session directory the agent reads its instructions from on its own. */
@@ -43,6 +50,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     label: "Claude Code",
     command: "claude",
     args: [],
+    resumeArgs: ["--continue"],
     acp: { command: "claude-code-acp", args: [] },
     instructionFiles: ["CLAUDE.md"],
     installHint: "Install Claude Code with `npm install -g @anthropic-ai/claude-code`, then run `claude` once to sign in.",
@@ -53,6 +61,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     label: "Codex CLI",
     command: "codex",
     args: [],
+    resumeArgs: ["resume", "--last"],
     acp: { command: "codex-acp", args: [] },
     instructionFiles: ["AGENTS.md"],
     installHint: "Install the Codex CLI with `npm install -g @openai/codex`, then run `codex` once to sign in.",
@@ -63,6 +72,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     label: "Kiro CLI",
     command: "kiro-cli",
     args: ["chat"],
+    resumeArgs: ["chat", "--resume"],
     acp: { command: "kiro-cli", args: ["acp"] },
     instructionFiles: [".kiro/steering/tutor.md"],
     installHint: "Install the Kiro CLI following kiro.dev/docs/cli, then run `kiro-cli login`.",
@@ -73,6 +83,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     label: "Gemini CLI",
     command: "gemini",
     args: [],
+    resumeArgs: ["--resume", "latest"],
     acp: { command: "gemini", args: ["--experimental-acp"] },
     instructionFiles: ["GEMINI.md"],
     installHint: "Install the Gemini CLI with `npm install -g @google/gemini-cli`, then run `gemini` once to sign in.",
@@ -83,6 +94,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     label: "opencode",
     command: "opencode",
     args: [],
+    resumeArgs: ["--continue"],
     acp: { command: "opencode", args: ["acp"] },
     instructionFiles: ["AGENTS.md"],
     installHint: "Install opencode with `npm install -g opencode-ai`, then run `opencode auth login`.",
@@ -114,6 +126,7 @@ export function mergeAgents(config: AgentConfigFile, shell: string | undefined):
       label: a.label ?? builtIn?.label ?? name,
       command: a.command,
       args: a.args,
+      resumeArgs: a.resumeArgs ?? (a.command === builtIn?.command ? builtIn?.resumeArgs : undefined),
       acp: a.acp ?? builtIn?.acp,
       instructionFiles: builtIn?.instructionFiles ?? [],
       installHint: a.installHint ?? `Install \`${a.command}\` or fix the "${name}" entry in studyloop.config.json.`,

@@ -1,6 +1,6 @@
 // The glue every route handler uses: read a bounded JSON body, turn refusals into a status and a
 // sentence, and never leak a stack trace or a path.
-import { ApiError, badRequest, isApiError } from "./api-error.ts";
+import { ApiError, badRequest, toApiError } from "./api-error.ts";
 
 /** JSON bodies over this are refused (64 KB: far more than any form here sends). */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -31,7 +31,13 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
   try {
     return await fn();
   } catch (error) {
-    if (isApiError(error)) return json({ error: error.message, ...error.extra }, error.status);
+    const refusal = toApiError(error);
+    if (refusal) {
+      if (refusal.status === 503) console.error("[studyloop] request refused:", refusal.message, (error as { cause?: unknown }).cause ?? error);
+      const response = json({ error: refusal.message, ...refusal.extra }, refusal.status);
+      if (refusal.status === 503) response.headers.set("retry-after", "5");
+      return response;
+    }
     console.error("[studyloop] request failed:", error);
     return json({ error: "Something went wrong on the StudyLoop server. Try again; if it keeps happening, see the server's log." }, 500);
   }

@@ -8,6 +8,7 @@ import { runStudy, studyCommand } from "./study.ts";
 import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
 import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
+import { cliRefusal } from "./cli-errors.ts";
 
 const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand] as const;
 
@@ -49,7 +50,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = cliRefusal(caught);
     if (error instanceof UsageError) {
       console.error(`studyloop: ${error.message}`);
       return error.exitCode;

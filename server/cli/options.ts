@@ -28,7 +28,7 @@ export interface ParsedCommand {
 
 /** A mistake on the command line: printed as one sentence, exit code 2. */
 export class UsageError extends Error {
-  readonly exitCode = 2;
+  readonly exitCode: number = 2;
 }
 
 export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedCommand {

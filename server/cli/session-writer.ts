@@ -7,6 +7,7 @@ import { StudyLog } from "../study/study-log.ts";
 import { NewCardSchema } from "../cards/card-schemas.ts";
 import { openLocalData, type LocalData } from "./local-data.ts";
 import { UsageError } from "./options.ts";
+import { cliRefusal } from "./cli-errors.ts";
 import { RefusedError, postToSession, sessionEnv, type Fetch } from "./session-client.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -34,9 +35,9 @@ function localWriter(dataDir: string, token: string): SessionWriter {
     const data = await openLocalData(dataDir);
     try {
       const sessionId = await data.sessions.sessionForToken(token);
-      return await fn(new StudyLog(data.db, data.sessions, { log: () => undefined }), sessionId, data);
+      return await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId, data);
     } catch (error) {
-      if (!isApiError(error)) throw error;
+      if (!isApiError(error)) throw cliRefusal(error);
       if (error.status === 400) throw new UsageError(error.message);
       throw new RefusedError(error.message, error.status);
     } finally {

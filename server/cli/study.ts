@@ -3,13 +3,13 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { PROJECT_ROOT } from "../config/paths.ts";
-import { isApiError } from "../api/api-error.ts";
 import { StartSessionSchema } from "../api/schemas.ts";
 import { attachCommand, tmuxVersion, TMUX_INSTALL_HINT } from "../transports/tmux/tmux-control.ts";
 import { isLiveish } from "../sessions/verdict.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
+import { cliRefusal } from "./cli-errors.ts";
 
 export const studyCommand: CommandSpec = {
   name: "study",
@@ -77,8 +77,7 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
         data.dataDir,
       ]);
     } catch (error) {
-      if (isApiError(error)) throw new UsageError(error.message);
-      throw error;
+      throw cliRefusal(error);
     }
     console.log(`Started "${topic}" with ${agent} in tmux session ${started.muxSession}.`);
     if (o.detach) {

@@ -47,9 +47,10 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
 
   let stopping = false;
   const heartbeat = setInterval(async () => {
-    const alive = await data.db.studySession.updateMany({ where: { id, endedAt: null }, data: { heartbeatAt: new Date() } });
+    // A database fault is not an end: the next beat tries again.
+    const alive = await store.heartbeatTmux(id, new Date()).catch(() => true);
     // Ended elsewhere (the web's End, or `studyloop study --end`): stop the agent; the reason stands.
-    if (alive.count === 0 && !stopping) {
+    if (!alive && !stopping) {
       stopping = true;
       child.kill("SIGTERM");
     }

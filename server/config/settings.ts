@@ -7,6 +7,11 @@ const seconds = (fallback: number) => z.coerce.number().positive().default(fallb
 export const SettingsSchema = z.object({
   /** How long a live session waits for a viewer to come back after the last one left. */
   STUDYLOOP_GRACE_SECONDS: seconds(15 * 60),
+  /**
+   * A paused session (a break) is kept this long with no page open before the grace window runs:
+   * 3 hours. A locked phone on a long break does not lose the tutor.
+   */
+  STUDYLOOP_PAUSE_KEEP_SECONDS: seconds(3 * 60 * 60),
   /** A session nobody ever attached to ends after this long. */
   STUDYLOOP_NEVER_ATTACHED_SECONDS: seconds(90),
   /** How often an owner refreshes heartbeatAt on its live rows. */

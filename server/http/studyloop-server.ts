@@ -12,6 +12,7 @@ import { CardStore } from "../cards/card-store.ts";
 import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
+import { SessionEvents } from "../sessions/session-events.ts";
 import { StudyLog } from "../study/study-log.ts";
 import { attachRealtime } from "../realtime/socket-server.ts";
 import { applySecurityHeaders } from "../security/headers.ts";
@@ -70,9 +71,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const reads = openReadConnection(databaseFile(options.dataDir));
     const agents = new AgentRegistry(options.dataDir);
     const cards = new CardStore(db);
-    const sessions = new SessionService({ db, reads, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log, briefing: cards.briefingOrNothing(log) });
+    // One bus for sessions and the study loop: neither imports the other (session-events.ts).
+    const events = new SessionEvents();
+    const sessions = new SessionService({
+      db,
+      reads,
+      dataDir: options.dataDir,
+      settings: options.settings,
+      agents,
+      ownerUrl: url,
+      log,
+      events,
+      briefing: cards.briefingOrNothing(log),
+    });
     await sessions.startBackgroundWork();
-    const study = new StudyLog(db, sessions, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
+    const study = new StudyLog(db, sessions, events, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
     study.start();
     const access = new AccessControl(db, {
       requirePairing: options.lan === true || !isLoopbackBind(options.host),
@@ -84,7 +97,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards };
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";

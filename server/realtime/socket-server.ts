@@ -4,7 +4,7 @@ import type http from "node:http";
 import type https from "node:https";
 import { Server, type ServerOptions, type Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
-import { isApiError } from "../api/api-error.ts";
+import { toApiError } from "../api/api-error.ts";
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
@@ -224,9 +224,10 @@ function refuse(socket: StudySocket, sessionId: string): void {
 }
 
 function failure(error: unknown, log: (line: string) => void) {
-  if (isApiError(error)) {
-    const session = (error.extra.session ?? undefined) as never;
-    return { ok: false as const, status: error.status, error: error.message, ...(session ? { session } : {}) };
+  const refusal = toApiError(error);
+  if (refusal) {
+    const session = (refusal.extra.session ?? undefined) as never;
+    return { ok: false as const, status: refusal.status, error: refusal.message, ...(session ? { session } : {}) };
   }
   log(`Socket request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { ok: false as const, status: 500, error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log." };

@@ -4,7 +4,7 @@
 // Each handler: validate, act, ack; pushes are deduplicated so an unchanged view is not re-sent.
 import type { Server, Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
-import { isApiError } from "../api/api-error.ts";
+import { toApiError } from "../api/api-error.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { StudyWatchSchema } from "./payloads.ts";
 
@@ -99,7 +99,8 @@ function studyRoom(sessionId: string): string {
 }
 
 function failure(error: unknown, log: (line: string) => void) {
-  if (isApiError(error)) return { ok: false as const, status: error.status, error: error.message };
+  const refusal = toApiError(error);
+  if (refusal) return { ok: false as const, status: refusal.status, error: refusal.message };
   log(`Study socket request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { ok: false as const, status: 500, error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log." };
 }

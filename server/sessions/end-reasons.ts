@@ -20,16 +20,29 @@ export interface EndFacts {
   readonly exitCode: number | null;
   readonly detail: string | null;
   readonly graceMinutes?: number;
+  /** The agent's last lines were kept: the page shows them under this sentence. */
+  readonly hasOutput?: boolean;
+}
+
+/** Ended without the learner's End (or the tutor stopped on its own): the tutor can be continued. */
+export function isContinuable(reason: string | null): boolean {
+  return reason !== null && reason !== "ended-by-learner" && reason !== "startup-failed";
 }
 
 export function explainEnd(f: EndFacts): string {
   switch (f.reason as EndReason) {
     case "ended-by-learner":
       return `You ended this session at ${f.at}.`;
-    case "agent-exited":
-      return f.exitCode === null
-        ? `The tutor (${f.agentLabel}) stopped at ${f.at}, so the session ended. Your notes are kept.`
-        : `The tutor (${f.agentLabel}) exited with code ${f.exitCode} at ${f.at}, so the session ended. Your notes are kept.`;
+    case "agent-exited": {
+      const what =
+        f.exitCode === null
+          ? `The tutor (${f.agentLabel}) stopped at ${f.at}, so the session ended. Your notes are kept.`
+          : `The tutor (${f.agentLabel}) exited with code ${f.exitCode} at ${f.at}, so the session ended. Your notes are kept.`;
+      // A tutor that stops with an error usually says why in its last lines (signed out, offline).
+      return f.hasOutput && f.exitCode !== 0
+        ? `${what} Its last lines are below: fix what they say (sign in, network, settings), then try again.`
+        : what;
+    }
     case "server-stopped":
       return `The StudyLoop server that ran this session stopped at ${f.at}, so the session ended. Your notes are kept.`;
     case "server-shutdown":
@@ -39,7 +52,7 @@ export function explainEnd(f: EndFacts): string {
     case "never-attached":
       return `Nobody opened this session after it started, so it ended at ${f.at}.`;
     case "startup-failed":
-      return `The tutor (${f.agentLabel}) could not start${f.detail ? `: ${f.detail}` : ""}. Nothing was lost; check the agent and start again.`;
+      return `The tutor (${f.agentLabel}) could not start${f.detail ? `: ${f.detail}` : ""}. Nothing was lost; ${f.hasOutput ? "its last lines are below. Fix what they say, then try again." : "check that the agent runs in a terminal on this machine, then try again."}`;
     case "tmux-gone":
       return `The tmux session that ran this study session closed at about ${f.at}, so the session ended. Your notes are kept.`;
     default:

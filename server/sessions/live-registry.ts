@@ -1,29 +1,12 @@
 // The sessions this server process owns right now: the reservations being started and the live ones.
-// Owned by SessionService; nothing else mutates it.
-import type { AcpSession } from "../transports/acp/acp-session.ts";
-import type { AcpFanout } from "../transports/acp/acp-fanout.ts";
-import type { TerminalSession } from "../transports/pty/terminal-session.ts";
-
-/** What runs the agent: a terminal (pty) or a protocol connection (acp). */
-export type LiveRunner =
-  | { readonly kind: "pty"; readonly terminal: TerminalSession }
-  | { readonly kind: "acp"; readonly acp: AcpSession; readonly fanout: AcpFanout };
-
-/** The part every runner has: what the lifecycle (checkpoint, end, kill) needs. */
-export interface AgentProcess {
-  readonly lastSeq: number;
-  snapshotTranscript(): Promise<string>;
-  kill(): void;
-  dispose(): void;
-}
-
-export function agentProcess(runner: LiveRunner): AgentProcess {
-  return runner.kind === "pty" ? runner.terminal : runner.acp;
-}
+// Owned by the session core (starter adds, keeper removes, viewers mark who watches).
+import type { LiveTransport } from "../transports/live-transport.ts";
+import type { EndWrite } from "./session-store.ts";
+import type { Phase } from "./session-lifecycle.ts";
 
 export interface LiveSession {
   readonly id: string;
-  readonly runner: LiveRunner;
+  readonly transport: LiveTransport;
   readonly agentLabel: string;
   readonly startedAt: Date;
   /** Socket ids of the viewers attached now. */
@@ -34,7 +17,14 @@ export interface LiveSession {
   /** Output number covered by the last transcript checkpoint. */
   checkpointSeq: number;
   lastCheckpointAt: number;
-  ending: boolean;
+  /** live, ending (written before the agent is stopped), ended (the final write done). */
+  phase: Phase;
+  /** While ending: the final write still to make (a fault made it fail; the keeper retries it). */
+  pendingEnd: EndWrite | null;
+  /** The in-flight end, shared by everyone who asks to end it meanwhile. */
+  ending: Promise<void> | null;
+  /** When the focus timer was last resumed (grace counts from here at the earliest). */
+  resumedAt: number | null;
 }
 
 export class LiveRegistry {

@@ -20,6 +20,8 @@ const COLUMNS = {
   endReason: ["end_reason", "text"],
   exitCode: ["exit_code", "int"],
   endDetail: ["end_detail", "text"],
+  endOutput: ["end_output", "text"],
+  continuedFromId: ["continued_from_id", "text"],
   ownerInstance: ["owner_instance", "text"],
   ownerHost: ["owner_host", "text"],
   ownerBootId: ["owner_boot_id", "text"],

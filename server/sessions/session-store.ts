@@ -1,10 +1,18 @@
-// Prisma reads and writes of study_sessions. Every write that ends a session is conditional, so two
-// readers (or two servers) that both decide to end it cannot fight: the first one wins.
+// The one writer of study_sessions (and the reader of its hot paths). Every write that ends a
+// session is conditional, so two readers (or two servers) that both decide to end it cannot fight:
+// the first one wins. Every write goes through withDb: a held lock is retried, a fault leaves as
+// DbUnavailable naming what could not be done, and nothing is half-written (one statement or one
+// transaction each).
 import type { Statement } from "better-sqlite3";
+import { Prisma } from "../db/generated/client.ts";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
+import { withDb, type RetryOptions } from "../db/db-faults.ts";
 import { buildSummary } from "../study/summary.ts";
+import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
+import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
 import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
+import type { StudySessionWrites } from "./ports.ts";
 
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
@@ -22,9 +30,16 @@ export interface EndWrite {
   readonly exitCode?: number | null;
   readonly detail?: string | null;
   readonly transcript?: string | null;
+  /** The agent's last output lines (a start that failed, an agent that exited). */
+  readonly lastLines?: readonly string[] | null;
 }
 
-export class SessionStore {
+/** The fields of a new row that the starter decides. */
+export type ClaimRow = Omit<Prisma.StudySessionCreateInput, "status" | "liveSlot" | "parkedItems" | "topicMarks" | "acpEvents">;
+
+export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">;
+
+export class SessionStore implements AcpEventLog, StudySessionWrites {
   /** The two reads every state read makes, prepared once on the read connection (session-rows.ts). */
   private readonly openRows: Statement<[], unknown[]>;
   private readonly lastEndedRow: Statement<[], unknown[]>;
@@ -32,6 +47,8 @@ export class SessionStore {
   constructor(
     private readonly db: Db,
     reads: ReadConnection,
+    /** Retry options for every write (tests pass a short deadline). */
+    private readonly retry: RetryOptions = {},
   ) {
     this.openRows = reads.prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NULL ORDER BY started_at DESC`).raw();
     this.lastEndedRow = reads
@@ -39,63 +56,200 @@ export class SessionStore {
       .raw();
   }
 
+  // ---- reads ---------------------------------------------------------------------------------------
+
   /** Rows not yet ended (normally at most one: the live_slot index sees to that). */
   async open(): Promise<SessionRow[]> {
-    return this.openRows.all().map(sessionRowFrom);
+    return withDb("read the open session", async () => this.openRows.all().map(sessionRowFrom), { deadlineMs: 0 });
   }
 
   byId(id: string): Promise<StudySession | null> {
-    return this.db.studySession.findUnique({ where: { id } });
+    return withDb("read the session", () => this.db.studySession.findUnique({ where: { id } }), { deadlineMs: 0 });
+  }
+
+  byTokenHash(tokenHash: string): Promise<StudySession | null> {
+    return withDb("check the session token", () => this.db.studySession.findFirst({ where: { tokenHash } }), { deadlineMs: 0 });
   }
 
   async lastEnded(): Promise<SessionRow | null> {
-    const values = this.lastEndedRow.get();
-    return values ? sessionRowFrom(values) : null;
+    return withDb(
+      "read the last session",
+      async () => {
+        const values = this.lastEndedRow.get();
+        return values ? sessionRowFrom(values) : null;
+      },
+      { deadlineMs: 0 },
+    );
+  }
+
+  /** The history, newest first: by topic, and words in the topic, summary, parked notes or marks. */
+  history(filter: { topic?: string; q?: string; take?: number }): Promise<StudySession[]> {
+    const q = filter.q?.trim();
+    return this.db.studySession.findMany({
+      where: {
+        ...(filter.topic ? { topic: filter.topic } : {}),
+        ...(q
+          ? {
+              OR: [
+                { topic: { contains: q } },
+                { summary: { contains: q } },
+                { parkedItems: { some: { text: { contains: q } } } },
+                { topicMarks: { some: { OR: [{ note: { contains: q } }, { topic: { contains: q } }] } } },
+              ],
+            }
+          : {}),
+      },
+      orderBy: { startedAt: "desc" },
+      take: filter.take ?? 100,
+    });
+  }
+
+  // ---- the lifecycle's writes: starting -> live -> ending -> ended -------------------------------
+
+  /**
+   * Claims the one live slot with a "starting" row. False when the database refused a second claim
+   * (the unique live_slot index: another start won, even in another process).
+   */
+  async claim(data: ClaimRow): Promise<boolean> {
+    return withDb(
+      "start the session",
+      async () => {
+        try {
+          await this.db.studySession.create({ data: { ...data, status: "starting", liveSlot: LIVE_SLOT } });
+          return true;
+        } catch (error) {
+          if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return false;
+          throw error;
+        }
+      },
+      this.retry,
+    );
+  }
+
+  /** starting -> live, once the agent runs. */
+  markLive(id: string, at: Date, agentSessionId: string | null = null): Promise<StudySession> {
+    return withDb(
+      "mark the session live",
+      () => this.db.studySession.update({ where: { id }, data: { status: "live", heartbeatAt: at, ...(agentSessionId ? { agentSessionId } : {}) } }),
+      this.retry,
+    );
+  }
+
+  async markAttached(id: string): Promise<void> {
+    await withDb("note that the session was opened", () => this.db.studySession.updateMany({ where: { id, attachedOnce: false }, data: { attachedOnce: true } }), this.retry);
+  }
+
+  /**
+   * live -> ending, written before the agent is stopped: the pending reason waits in end_reason, so
+   * a fault after this point is finished by a retry, the keeper, or the next start's verdict with
+   * the same reason. False when the row is already ended (someone else ended it first).
+   */
+  async markEnding(id: string, pending: { reason: string; exitCode?: number | null; detail?: string | null }, retry: RetryOptions = this.retry): Promise<boolean> {
+    const result = await withDb(
+      "end the session",
+      () =>
+        this.db.studySession.updateMany({
+          where: { id, endedAt: null },
+          data: { status: "ending", endReason: pending.reason, exitCode: pending.exitCode ?? null, endDetail: pending.detail ?? null },
+        }),
+      retry,
+    );
+    return result.count === 1;
   }
 
   /**
    * Ends a row only if it is still open and, when `owner` is given, still owned by that owner.
    * Builds the summary from the marks and parked items written so far. Returns whether it ended it.
    */
-  async end(row: SessionRow, write: EndWrite, owner?: Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">): Promise<boolean> {
-    return this.db.$transaction(async (tx) => {
-      const [marks, parked] = await Promise.all([
-        tx.topicMark.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
-        tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
-      ]);
-      const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
-      const summary = buildSummary({ startedAt: row.startedAt, endedAt, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked });
-      const result = await tx.studySession.updateMany({
-        where: {
-          id: row.id,
-          endedAt: null,
-          ...(owner ? { ownerInstance: owner.ownerInstance, ownerPid: owner.ownerPid, muxSession: owner.muxSession } : {}),
-        },
-        data: {
-          status: "ended",
-          endedAt,
-          endReason: write.reason,
-          exitCode: write.exitCode ?? null,
-          endDetail: write.detail ?? null,
-          liveSlot: null,
-          summary: JSON.stringify(summary),
-          ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
-        },
-      });
-      return result.count === 1;
-    });
+  async end(row: SessionRow, write: EndWrite, owner?: Owner, retry: RetryOptions = this.retry): Promise<boolean> {
+    return withDb(
+      "end the session",
+      () =>
+        this.db.$transaction(async (tx) => {
+          const [marks, parked] = await Promise.all([
+            tx.topicMark.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
+            tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
+          ]);
+          const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
+          const summary = buildSummary({ startedAt: row.startedAt, endedAt, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked });
+          const result = await tx.studySession.updateMany({
+            where: {
+              id: row.id,
+              endedAt: null,
+              ...(owner ? { ownerInstance: owner.ownerInstance, ownerPid: owner.ownerPid, muxSession: owner.muxSession } : {}),
+            },
+            data: {
+              status: "ended",
+              endedAt,
+              endReason: write.reason,
+              exitCode: write.exitCode ?? null,
+              endDetail: write.detail ?? null,
+              liveSlot: null,
+              summary: JSON.stringify(summary),
+              ...(write.lastLines && write.lastLines.length > 0 ? { endOutput: JSON.stringify(write.lastLines) } : {}),
+              ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
+            },
+          });
+          return result.count === 1;
+        }),
+      retry,
+    );
   }
 
   /** Refreshes the heartbeat; false when the row was ended (or taken) by someone else. */
   async heartbeat(id: string, instanceId: string, at: Date): Promise<boolean> {
-    const result = await this.db.studySession.updateMany({
-      where: { id, endedAt: null, ownerInstance: instanceId },
-      data: { heartbeatAt: at },
-    });
+    const result = await withDb("refresh the heartbeat", () => this.db.studySession.updateMany({ where: { id, endedAt: null, ownerInstance: instanceId } , data: { heartbeatAt: at } }), { deadlineMs: 0 });
+    return result.count === 1;
+  }
+
+  /** The tmux wrapper's heartbeat (`_tmux-run`): false when the row was ended by someone else. */
+  async heartbeatTmux(id: string, at: Date): Promise<boolean> {
+    const result = await withDb("refresh the heartbeat", () => this.db.studySession.updateMany({ where: { id, endedAt: null }, data: { heartbeatAt: at } }), { deadlineMs: 0 });
     return result.count === 1;
   }
 
   async checkpoint(id: string, transcript: string, at: Date): Promise<void> {
-    await this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } });
+    await withDb("save the transcript", () => this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } }), this.retry);
+  }
+
+  // ---- the study loop's writes (ports.ts) --------------------------------------------------------
+
+  async updateTimer(
+    expected: { id: string; pausedAt: Date | null; nudgesShown: string },
+    data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
+  ): Promise<boolean> {
+    const result = await withDb(
+      "change the timer",
+      () =>
+        this.db.studySession.updateMany({
+          where: { id: expected.id, endedAt: null, pausedAt: expected.pausedAt, nudgesShown: expected.nudgesShown },
+          data,
+        }),
+      this.retry,
+    );
+    return result.count === 1;
+  }
+
+  async countMark(tx: Prisma.TransactionClient, id: string, status: string): Promise<void> {
+    if (status === "win") await tx.studySession.update({ where: { id }, data: { winCount: { increment: 1 } } });
+    if (status === "struggling") await tx.studySession.update({ where: { id }, data: { struggleCount: { increment: 1 } } });
+  }
+
+  // ---- the ACP conversation (acp_events) ----------------------------------------------------------
+
+  async append(sessionId: string, event: AcpEventRecord): Promise<void> {
+    await withDb(
+      "store the chat",
+      () =>
+        this.db.acpEvent.create({
+          data: { sessionId, seq: event.seq, kind: event.kind, payload: JSON.stringify(event.payload), createdAt: new Date(event.at) },
+        }),
+      this.retry,
+    );
+  }
+
+  async after(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
+    const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind as AcpEventRecord["kind"], payload: JSON.parse(r.payload) as Record<string, unknown>, at: r.createdAt.toISOString() }));
   }
 }

@@ -2,7 +2,8 @@
 import type { StudySession } from "../db/generated/client.ts";
 import { parseSummary, type Summary } from "../study/summary.ts";
 import { timerStateOf, type TimerState } from "../study/timer.ts";
-import { clockTime, explainEnd } from "./end-reasons.ts";
+import { clockTime, explainEnd, isContinuable } from "./end-reasons.ts";
+import { pausedKeptUntil } from "./session-lifecycle.ts";
 import type { Verdict } from "./verdict.ts";
 
 export interface SessionView {
@@ -11,7 +12,8 @@ export interface SessionView {
   readonly energy: number;
   readonly agent: string;
   readonly transport: string;
-  readonly status: "starting" | "live" | "ended";
+  /** "ending": End was written and the agent is being stopped (or the final write is being retried). */
+  readonly status: "starting" | "live" | "ending" | "ended";
   readonly startedAt: string;
   readonly endedAt: string | null;
   readonly endReason: string | null;
@@ -29,9 +31,17 @@ export interface SessionView {
   readonly hasTranscript: boolean;
   /** The focus timer as stored (start, pauses, nudges): every device reads the same time from it. */
   readonly timer: TimerState;
+  /** While paused: until when the session is kept with no page open (ISO time); else null. */
+  readonly keptUntil: string | null;
+  /** The agent's last output lines, when it exited or could not start (for the learner to read). */
+  readonly lastLines: readonly string[];
+  /** The session this one continues, if any. */
+  readonly continuedFromId: string | null;
+  /** It ended without the learner's End: "Continue this session" is offered. */
+  readonly canContinue: boolean;
 }
 
-export type SessionPhase = "idle" | "starting" | "focus" | "ended";
+export type SessionPhase = "idle" | "starting" | "focus" | "ending" | "ended";
 
 export type AttachInfo =
   | { readonly transport: "pty"; readonly sessionId: string; /** socket.io event that attaches a viewer */ readonly event: "terminal:attach" }
@@ -59,14 +69,17 @@ export interface ViewContext {
   readonly graceMinutes: number;
   /** One minute of a focus plan in ms (60,000; tests shorten it). */
   readonly minuteMs?: number;
+  /** The keeper's windows, for "kept until" (session-lifecycle.ts). */
+  readonly keep?: { readonly graceMs: number; readonly pauseKeepMs: number };
 }
 
 /** A stored row; the transcript may be left out of the read (session-store.ts, SessionRow). */
 export type ViewRow = Omit<StudySession, "transcript"> & { readonly transcript?: string | null };
 
 export function toSessionView(row: ViewRow, ctx: ViewContext): SessionView {
-  const status = row.status === "live" || row.status === "starting" ? row.status : "ended";
   const ended = row.endedAt;
+  const status = ended ? "ended" : row.status === "starting" || row.status === "ending" ? row.status : "live";
+  const keptUntil = !ended && ctx.keep ? pausedKeptUntil(row.pausedAt, ctx.keep.pauseKeepMs, ctx.keep.graceMs) : null;
   return {
     id: row.id,
     topic: row.topic,
@@ -86,6 +99,7 @@ export function toSessionView(row: ViewRow, ctx: ViewContext): SessionView {
           exitCode: row.exitCode,
           detail: row.endDetail,
           graceMinutes: ctx.graceMinutes,
+          hasOutput: row.endOutput !== null,
         })
       : null,
     durationMinutes: ended ? Math.max(0, Math.round((ended.getTime() - row.startedAt.getTime()) / 60_000)) : null,
@@ -99,7 +113,21 @@ export function toSessionView(row: ViewRow, ctx: ViewContext): SessionView {
     muxSession: row.muxSession,
     hasTranscript: row.transcript !== undefined ? row.transcript !== null && row.transcript.length > 0 : row.transcriptAt !== null,
     timer: timerStateOf(row, ctx.minuteMs),
+    keptUntil: keptUntil ? keptUntil.toISOString() : null,
+    lastLines: parseLines(row.endOutput),
+    continuedFromId: row.continuedFromId,
+    canContinue: ended !== null && isContinuable(row.endReason),
   };
+}
+
+function parseLines(text: string | null): string[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 /** What the learner is told about a session this page cannot attach to. */

@@ -5,7 +5,8 @@
 import type { Db } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
 import { ApiError, conflict } from "../api/api-error.ts";
-import type { SessionService } from "../sessions/session-service.ts";
+import type { SessionReader } from "../sessions/ports.ts";
+import type { SessionEvents } from "../sessions/session-events.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { answerNudges, readTimer, recordNudges, timerStateOf } from "./timer.ts";
 
@@ -21,7 +22,8 @@ export class FocusTimer {
 
   constructor(
     private readonly db: Db,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionReader,
+    private readonly events: SessionEvents,
     private readonly minuteMs: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -66,7 +68,9 @@ export class FocusTimer {
         break;
       }
     }
-    this.sessions.emit("changed");
+    const kind = command.action === "pause" || command.action === "break" ? "paused" : command.action === "resume" ? "resumed" : null;
+    if (kind) this.events.study(kind, row.id, { action: command.action }, now);
+    else this.events.emit("changed");
     const found = await this.sessions.session(row.id);
     if (!found) throw new ApiError(404, "The session is gone.");
     return found.view;
@@ -87,13 +91,10 @@ export class FocusTimer {
         if (due.length === 0) continue;
         const next = recordNudges(t.nudges, due, now);
         // Only if nobody changed the nudges or paused meanwhile: each nudge is recorded once.
-        const result = await this.db.studySession.updateMany({
-          where: { id: row.id, endedAt: null, pausedAt: null, nudgesShown: row.nudgesShown },
-          data: { nudgesShown: JSON.stringify(next) },
-        });
-        recorded += result.count;
+        if (!(await this.sessions.writes.updateTimer({ id: row.id, pausedAt: null, nudgesShown: row.nudgesShown }, { nudgesShown: JSON.stringify(next) }))) continue;
+        recorded++;
+        this.events.study("break-due", row.id, { nudges: due.length }, now);
       }
-      if (recorded > 0) this.sessions.emit("changed");
       return recorded;
     } finally {
       this.checking = false;
@@ -111,10 +112,6 @@ export class FocusTimer {
 
   /** One conditional write: the row must still be as it was read (not ended, same pause, same nudges). */
   private async write(row: StudySession, data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string }, raced: string): Promise<void> {
-    const result = await this.db.studySession.updateMany({
-      where: { id: row.id, endedAt: null, pausedAt: row.pausedAt, nudgesShown: row.nudgesShown },
-      data,
-    });
-    if (result.count !== 1) throw conflict(raced);
+    if (!(await this.sessions.writes.updateTimer(row, data))) throw conflict(raced);
   }
 }

@@ -2,7 +2,7 @@
 // the dashboard's charts, and the suggestions a new session starts with. Route handlers and pages
 // both call these, so the API and what the pages show cannot disagree.
 import type { Db } from "../db/client.ts";
-import type { SessionService } from "../sessions/session-service.ts";
+import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, focusByDay, heatmap, streak, topicTallies, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "./study-view.ts";
@@ -46,7 +46,7 @@ const RECENT_TOPICS = 8;
 export class StudyHistory {
   constructor(
     private readonly db: Db,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionReader,
     private readonly study: StudyLog,
   ) {}
 

@@ -6,7 +6,8 @@ import crypto from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
 import { ApiError, conflict } from "../api/api-error.ts";
-import type { SessionService } from "../sessions/session-service.ts";
+import type { SessionReader } from "../sessions/ports.ts";
+import type { SessionEvents } from "../sessions/session-events.ts";
 import { FocusTimer } from "./focus-timer.ts";
 import { StudyHistory } from "./history.ts";
 import { MINUTE_MS } from "./timer.ts";
@@ -29,11 +30,12 @@ export class StudyLog {
 
   constructor(
     private readonly db: Db,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionReader,
+    private readonly events: SessionEvents,
     options: StudyLogOptions = {},
   ) {
     const log = options.log ?? ((line: string) => console.log(line));
-    this.timer = new FocusTimer(db, sessions, options.minuteMs ?? MINUTE_MS, log);
+    this.timer = new FocusTimer(db, sessions, events, options.minuteMs ?? MINUTE_MS, log);
     this.history = new StudyHistory(db, sessions, this);
   }
 
@@ -53,7 +55,7 @@ export class StudyLog {
     const item = await this.db.parkedItem.create({
       data: { id: crypto.randomUUID(), sessionId: target, text, source, status: "pending" },
     });
-    this.sessions.emit("changed");
+    this.events.study("parked", target, { id: item.id, text, source });
     return item;
   }
 
@@ -86,7 +88,7 @@ export class StudyLog {
       where: { id },
       data: { status, resolvedAt: status === "pending" ? null : new Date() },
     });
-    this.sessions.emit("changed");
+    this.events.emit("changed");
     return item;
   }
 
@@ -111,7 +113,7 @@ export class StudyLog {
       }
       return made;
     });
-    if (copies.length > 0) this.sessions.emit("changed");
+    if (copies.length > 0) this.events.emit("changed");
     return copies;
   }
 
@@ -132,11 +134,10 @@ export class StudyLog {
       const created = await tx.topicMark.create({
         data: { id: crypto.randomUUID(), sessionId: target, topic: input.topic, status: input.status, note: input.note ?? null, source },
       });
-      if (input.status === "win") await tx.studySession.update({ where: { id: target }, data: { winCount: { increment: 1 } } });
-      if (input.status === "struggling") await tx.studySession.update({ where: { id: target }, data: { struggleCount: { increment: 1 } } });
+      await this.sessions.writes.countMark(tx, target, input.status);
       return created;
     });
-    this.sessions.emit("changed");
+    this.events.study("marked", target, { id: mark.id, topic: mark.topic, status: mark.status, note: mark.note, source });
     return mark;
   }
 

@@ -12,6 +12,7 @@ function session(over: Partial<SessionView> = {}, nudges: NudgeRecord[] = []): S
     explanation: "You ended this session at 10:40.", durationMinutes: 40, focusPlan: "energy", focusMinutes: 15, breakMinutes: 5,
     winCount: 1, struggleCount: 0, summary: null, owner: { host: null, url: null, pid: null }, muxSession: null, hasTranscript: false,
     timer: { startedAt: at(0), endedAt: at(40), pausedAt: null, pausedMs: 0, schedule: { focusMinutes: 15, breakMinutes: 5, longBreakMinutes: 10, longBreakEvery: 2 }, minuteMs: 60_000, nudges },
+    keptUntil: null, lastLines: [], continuedFromId: null, canContinue: false,
     ...over,
   };
 }

@@ -39,6 +39,8 @@ export interface StudyLiveView {
   readonly topic: string;
   readonly status: SessionView["status"];
   readonly timer: TimerState;
+  /** While paused: until when the session is kept with no page open (SessionView.keptUntil). */
+  readonly keptUntil: string | null;
   readonly winCount: number;
   readonly struggleCount: number;
   readonly marks: readonly MarkView[];
@@ -77,6 +79,7 @@ export function toStudyLiveView(session: SessionView, marks: readonly MarkView[]
     topic: session.topic,
     status: session.status,
     timer: session.timer,
+    keptUntil: session.keptUntil,
     winCount: session.winCount,
     struggleCount: session.struggleCount,
     marks,

@@ -15,6 +15,8 @@ export interface AcpSpawnOptions {
   readonly cwd: string;
   readonly env: Record<string, string>;
   readonly handshakeTimeoutMs?: number;
+  /** Continue this conversation with session/load when the agent advertises loadSession (else session/new). */
+  readonly loadSessionId?: string;
 }
 
 /** The agent broke the protocol or could not start: the message is for the learner. */
@@ -64,7 +66,7 @@ export class AcpSession {
   /** Spawns the agent and completes initialize + session/new, or throws AcpFailure. */
   static async start(opts: AcpSpawnOptions & { record: (event: AcpEventRecord) => void }): Promise<AcpSession> {
     const session = new AcpSession(opts, opts.record);
-    await session.handshake(opts.cwd, opts.handshakeTimeoutMs ?? ACP_LIMITS.HANDSHAKE_TIMEOUT_MS);
+    await session.handshake(opts.cwd, opts.handshakeTimeoutMs ?? ACP_LIMITS.HANDSHAKE_TIMEOUT_MS, opts.loadSessionId);
     return session;
   }
 
@@ -161,7 +163,7 @@ export class AcpSession {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  private async handshake(cwd: string, timeoutMs: number): Promise<void> {
+  private async handshake(cwd: string, timeoutMs: number, loadSessionId?: string): Promise<void> {
     const guard = new ProtocolLineGuard((line) =>
       this.fail(`the agent wrote text that is not the Agent Client Protocol on its output ("${line.slice(0, ACP_LIMITS.QUOTE_CHARS)}")`),
     );
@@ -188,12 +190,18 @@ export class AcpSession {
     try {
       await Promise.race([
         (async () => {
-          await this.connection!.agent.request("initialize", {
+          const init = await this.connection!.agent.request("initialize", {
             protocolVersion: PROTOCOL_VERSION,
             // Only what is implemented: no file system access, no terminals for the agent.
             clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
             clientInfo: { name: "studyloop", version: "0.1.0" },
           });
+          if (loadSessionId && init.agentCapabilities?.loadSession) {
+            // The agent replays the conversation as session/update notifications: the chat shows it again.
+            await this.connection!.agent.request("session/load", { sessionId: loadSessionId, cwd, mcpServers: [] });
+            this.agentSessionId = loadSessionId;
+            return;
+          }
           const created = await this.connection!.agent.request("session/new", { cwd, mcpServers: [] });
           this.agentSessionId = created.sessionId;
         })(),

@@ -1,0 +1,26 @@
+// The narrow view of sessions the study loop needs (it never imports the session service).
+import type { SessionStateView, SessionView } from "./session-view.ts";
+import type { Verdict } from "./verdict.ts";
+import type { Prisma } from "../db/generated/client.ts";
+
+/** The study loop's writes to study_sessions, made by the session store (its only writer). */
+export interface StudySessionWrites {
+  /** A conditional timer write: only if the row is still open and as it was read; false when it raced. */
+  updateTimer(
+    expected: { id: string; pausedAt: Date | null; nudgesShown: string },
+    data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
+  ): Promise<boolean>;
+  /** Counts a win or a struggle, inside the transaction that writes the mark. */
+  countMark(tx: Prisma.TransactionClient, id: string, status: string): Promise<void>;
+}
+
+export interface SessionReader {
+  /** This server's instance id: the study loop records nudges only for sessions it runs. */
+  readonly instanceId: string;
+  state(): Promise<SessionStateView>;
+  session(id: string): Promise<{ view: SessionView; verdict: Verdict | null; transcript: string | null } | null>;
+  /** Reconciles every open row (the history never shows a dead session as live). */
+  reconcileOpen(): Promise<unknown>;
+  history(filter: { topic?: string; q?: string; take?: number }): Promise<SessionView[]>;
+  readonly writes: StudySessionWrites;
+}

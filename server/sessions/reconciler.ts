@@ -1,0 +1,108 @@
+// Reads of sessions, each reconciling first: every open row is judged by the verdict, and an
+// orphan is ended in the same read (with the reason it was ending for, if "ending" was written).
+import { gatherFacts } from "./owner-probes.ts";
+import { isLiveish, judgeSession, type Verdict } from "./verdict.ts";
+import { verdictNotice, type AttachInfo, type SessionStateView, type SessionView } from "./session-view.ts";
+import type { SessionRow } from "./session-store.ts";
+import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
+
+/** A row and what it is; reads of open rows leave the transcript out (SessionRow). */
+export interface JudgedRow<R extends SessionRow = SessionRow> {
+  readonly row: R;
+  readonly verdict: Verdict;
+}
+
+export class Reconciler {
+  private stateRead: { promise: Promise<SessionStateView>; changes: number } | undefined;
+
+  constructor(
+    private readonly ctx: SessionContext,
+    /** A row this read ended (a tmux session's browser viewer is closed with it). */
+    private readonly onEndedOnRead: (sessionId: string) => void = () => undefined,
+  ) {}
+
+  /** Judges every open row; orphans are ended in the same read. */
+  async reconcileOpen(): Promise<JudgedRow[]> {
+    const rows = await this.ctx.store.open();
+    return Promise.all(rows.map((row) => this.reconcileRow(row)));
+  }
+
+  async reconcileRow<R extends SessionRow>(row: R): Promise<JudgedRow<R>> {
+    const { ctx } = this;
+    const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], ctx.self, ctx.registry, {
+      leaseMs: ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000,
+      tmux: tmuxOptions(ctx),
+    });
+    // The verdict knows starting, live and ended; an "ending" row is judged like a live one.
+    const ownership = { ...row, status: row.status === "ending" ? "live" : row.status } as Parameters<typeof judgeSession>[0];
+    const verdict = judgeSession(ownership, facts);
+    if (verdict.kind === "unknown") ctx.log(`Session ${row.id}: owner unknown (${verdict.probe}: ${verdict.error}); treated as live.`);
+    if (verdict.kind !== "orphaned") return { row, verdict };
+    // Its owner died after writing "ending": the end it had begun stands (the learner's End, say).
+    const reason = row.status === "ending" && row.endReason ? row.endReason : verdict.endReason;
+    const ended = await ctx.store.end(row, { reason, endedAt: verdict.endedAt, detail: row.status === "ending" ? row.endDetail : verdict.cause, exitCode: row.exitCode }, row);
+    // A full row (transcript included) is a SessionRow and a StudySession alike.
+    const fresh = ((await ctx.store.byId(row.id)) ?? row) as R;
+    if (ended) {
+      ctx.log(`Session ${row.id} ended on read: ${reason} (${verdict.cause}).`);
+      this.onEndedOnRead(row.id);
+      ctx.events.sessionEnded(row.id, viewOf(ctx, fresh));
+    }
+    return { row: fresh, verdict: { kind: "ended", rule: "ended" } as Verdict };
+  }
+
+  /**
+   * The current state. Concurrent reads share one database read (pages, their pollers and the API
+   * ask at once), unless something changed after that read began: a reader never gets a state
+   * older than its own request and this server's last write (docs/performance.md).
+   */
+  state(): Promise<SessionStateView> {
+    const shared = this.stateRead;
+    const changes = this.ctx.events.changeCount;
+    if (shared && shared.changes === changes) return shared.promise;
+    const promise = this.readState().finally(() => {
+      if (this.stateRead?.promise === promise) this.stateRead = undefined;
+    });
+    this.stateRead = { promise, changes };
+    return promise;
+  }
+
+  private async readState(): Promise<SessionStateView> {
+    const { ctx } = this;
+    const judged = await this.reconcileOpen();
+    const current = judged.find((j) => isLiveish(j.verdict));
+    const lastEndedRow = await ctx.store.lastEnded();
+    const lastEnded = lastEndedRow ? viewOf(ctx, lastEndedRow) : null;
+    if (!current) return { state: lastEnded ? "ended" : "idle", session: null, verdict: null, attach: null, lastEnded };
+    const session = viewOf(ctx, current.row);
+    return {
+      state: current.verdict.kind === "starting" ? "starting" : session.status === "ending" ? "ending" : "focus",
+      session,
+      verdict: { kind: current.verdict.kind, rule: current.verdict.rule, notice: verdictNotice(current.verdict, session) },
+      attach: session.status === "ending" ? null : this.attachFor(current),
+      lastEnded,
+    };
+  }
+
+  /** How a page here attaches: to the live transport of this server, or through tmux on this host. */
+  private attachFor(current: JudgedRow): AttachInfo | null {
+    const { row, verdict } = current;
+    if (verdict.kind === "live-here") {
+      const live = this.ctx.registry.get(row.id);
+      if (!live || (live.phase !== "live" && live.phase !== "starting")) return null;
+      return live.transport.view === "chat"
+        ? { transport: "acp", sessionId: row.id, event: "acp:attach" }
+        : { transport: "pty", sessionId: row.id, event: "terminal:attach" };
+    }
+    const viaTmux = verdict.kind === "live-elsewhere" && verdict.via === "tmux" && row.ownerHost === this.ctx.self.host;
+    return viaTmux ? { transport: "tmux", sessionId: row.id, event: "terminal:attach" } : null;
+  }
+
+  /** One session, reconciled if it is still open. */
+  async session(id: string): Promise<{ view: SessionView; verdict: Verdict | null; transcript: string | null } | null> {
+    const row = await this.ctx.store.byId(id);
+    if (!row) return null;
+    const judged = row.endedAt ? { row, verdict: null } : await this.reconcileRow(row);
+    return { view: viewOf(this.ctx, judged.row), verdict: judged.verdict, transcript: judged.row.transcript };
+  }
+}

@@ -1,0 +1,273 @@
+// Keeps the sessions this server runs honest: the heartbeat, the grace and never-attached rules
+// (paused sessions are kept, session-lifecycle.ts), transcript checkpoints, and ending. Ending is
+// durable: "ending" is written before the agent is stopped, so an End that fails part-way is
+// finished by a retry, by this keeper's next tick, or (if this server dies) by the next reader's
+// verdict with the same reason. Shutdown is bounded whatever the database does.
+import { isDbUnavailable, type RetryOptions } from "../db/db-faults.ts";
+import { capturePane, killSession } from "../transports/tmux/tmux-control.ts";
+import type { LiveSession } from "./live-registry.ts";
+import { keepDecision, nextPhase } from "./session-lifecycle.ts";
+import { SessionError } from "./session-errors.ts";
+import type { SessionView } from "./session-view.ts";
+import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
+import type { Reconciler } from "./reconciler.ts";
+
+const TICK_MS = 1_000;
+/** A clean stop gives the live sessions this long to save and end; then the agents are killed anyway. */
+export const SHUTDOWN_BUDGET_MS = 5_000;
+
+export interface EndHow {
+  readonly reason: string;
+  readonly exitCode?: number;
+  readonly detail?: string;
+  /**
+   * End even if "ending" cannot be written (the agent is already gone, or this server is stopping):
+   * the row then says live until the keeper's retry or the next start's verdict ends it.
+   */
+  readonly force?: boolean;
+}
+
+export class SessionKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => Date;
+  private lastHeartbeat = 0;
+  private stopped = false;
+  private ticking = false;
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly reconciler: Reconciler,
+    /** Closes the browser viewer of a tmux session (viewers.ts). */
+    private readonly closeTmuxViewer: (sessionId: string) => void,
+  ) {
+    this.now = ctx.now;
+    ctx.events.on("study", (event) => {
+      const live = ctx.registry.get(event.sessionId);
+      if (live && event.kind === "resumed") live.resumedAt = event.at.getTime();
+    });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  /** Ends the open session, wherever it runs: the learner can always end. */
+  async end(reason = "ended-by-learner"): Promise<SessionView> {
+    const { ctx } = this;
+    const judged = await this.reconciler.reconcileOpen();
+    const current = judged.find((j) => j.row.endedAt === null);
+    if (!current) throw new SessionError("nothing-to-end", "No active session: there is nothing to end.");
+    const live = ctx.registry.get(current.row.id);
+    if (live) {
+      await this.endLive(live, { reason });
+    } else if (current.row.transport === "tmux") {
+      // Row first (with the summary), then close tmux: its wrapper then finds the row ended.
+      const name = current.row.muxSession;
+      const transcript = name ? capturePane(`=${name}:`, tmuxOptions(ctx)) : null;
+      await ctx.store.end(current.row, { reason, endedAt: this.now(), transcript });
+      if (name) killSession(name, tmuxOptions(ctx));
+      this.closeTmuxViewer(current.row.id);
+      ctx.events.emit("changed");
+    } else {
+      // Owned by another server (or unknown): writing the row is enough; its owner stops the agent
+      // on its next heartbeat and keeps this reason.
+      await ctx.store.end(current.row, { reason, endedAt: this.now() });
+      ctx.events.emit("changed");
+    }
+    const row = await ctx.store.byId(current.row.id);
+    return viewOf(ctx, row ?? current.row);
+  }
+
+  /**
+   * Ends a session this server runs. Everyone who asks while an end is in flight shares it; a
+   * session whose end failed part-way picks up where it stopped. Throws DbUnavailable when the
+   * database refused a step (the agent is then untouched if "ending" was not written).
+   */
+  endLive(live: LiveSession, how: EndHow, retry?: RetryOptions): Promise<void> {
+    if (live.ending) return live.ending;
+    if (live.phase === "ended") return Promise.resolve();
+    const ending = this.runEnd(live, how, retry).finally(() => {
+      live.ending = null;
+    });
+    live.ending = ending;
+    return ending;
+  }
+
+  private async runEnd(live: LiveSession, how: EndHow, retry?: RetryOptions): Promise<void> {
+    const { ctx } = this;
+    if (live.phase === "live" || live.phase === "starting") {
+      let open = true;
+      try {
+        open = await ctx.store.markEnding(live.id, { reason: how.reason, exitCode: how.exitCode ?? null, detail: how.detail ?? null }, retry);
+      } catch (error) {
+        if (!how.force || !isDbUnavailable(error)) throw error;
+        ctx.log(`Session ${live.id}: could not write "ending" (${error.message}); ending it anyway (${how.reason}).`);
+      }
+      if (!open) return this.endedElsewhere(live);
+      live.phase = nextPhase(live.phase, "ending-written") ?? "ending";
+      ctx.events.emit("changed");
+    }
+    if (!live.pendingEnd) {
+      let transcript: string | null = null;
+      try {
+        transcript = await live.transport.snapshotTranscript();
+      } catch (error) {
+        ctx.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
+      }
+      if (how.reason !== "agent-exited") live.transport.kill();
+      const startupFailure = how.reason === "agent-exited" ? live.transport.startupFailure(transcript) : null;
+      const lastLines = how.reason === "agent-exited" || how.reason === "startup-failed" ? live.transport.lastLines(transcript) : [];
+      live.pendingEnd = {
+        reason: startupFailure ? "startup-failed" : how.reason,
+        endedAt: this.now(),
+        exitCode: how.exitCode ?? null,
+        detail: startupFailure ?? how.detail ?? null,
+        transcript,
+        lastLines,
+      };
+    }
+    await this.writeEnd(live, retry);
+  }
+
+  /** The final write (summary, transcript, reason); then the session leaves this server. */
+  private async writeEnd(live: LiveSession, retry?: RetryOptions): Promise<void> {
+    const { ctx } = this;
+    const write = live.pendingEnd!;
+    const row = await ctx.store.byId(live.id);
+    if (row && !row.endedAt && !(await ctx.store.end(row, write, undefined, retry)) && write.transcript) {
+      // Someone else ended it first (their reason stands); the transcript is still worth keeping.
+      await ctx.store.checkpoint(live.id, write.transcript, this.now());
+    }
+    await this.finish(live);
+  }
+
+  /** Our row was ended by another server or device: stop the agent, keep their reason. */
+  private async endedElsewhere(live: LiveSession): Promise<void> {
+    try {
+      const transcript = await live.transport.snapshotTranscript();
+      await this.ctx.store.checkpoint(live.id, transcript, this.now());
+    } catch (error) {
+      this.ctx.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
+    }
+    live.transport.kill();
+    await this.finish(live);
+  }
+
+  private async finish(live: LiveSession): Promise<void> {
+    const { ctx } = this;
+    live.phase = "ended";
+    ctx.registry.remove(live.id);
+    await live.transport.flushed();
+    live.transport.dispose();
+    const row = await ctx.store.byId(live.id).catch(() => null);
+    if (row) ctx.events.sessionEnded(live.id, viewOf(ctx, row));
+    else ctx.events.emit("changed");
+  }
+
+  /** Resolves when no end is in flight (whether it succeeded or not). */
+  async settle(): Promise<void> {
+    await Promise.all(this.ctx.registry.all().map((live) => live.ending?.catch(() => undefined)));
+  }
+
+  /** Finishes every end that a fault interrupted; throws if the database still refuses. */
+  async finishPending(): Promise<void> {
+    for (const live of this.ctx.registry.all()) {
+      if (live.phase === "ending") await this.endLive(live, { reason: live.pendingEnd?.reason ?? "ended-by-learner", force: true });
+    }
+  }
+
+  /** One pass over the live sessions; each one's fault is logged and retried on the next pass. */
+  async tick(): Promise<void> {
+    if (this.stopped || this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.keepAll();
+    } catch (error) {
+      this.ctx.log(`Background check failed: ${String(error)}`);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async keepAll(): Promise<void> {
+    const { ctx } = this;
+    const now = this.now();
+    const s = ctx.settings;
+    const heartbeatDue = now.getTime() - this.lastHeartbeat >= s.STUDYLOOP_HEARTBEAT_SECONDS * 1000;
+    if (heartbeatDue) this.lastHeartbeat = now.getTime();
+    const live = ctx.registry.all();
+    if (live.length === 0) return;
+    // The pause lives on the row (the focus timer writes it): read once per pass.
+    const rows = new Map((await ctx.store.open().catch(() => [])).map((row) => [row.id, row]));
+    for (const session of live) {
+      try {
+        if (session.phase === "ending") {
+          // One attempt per pass: a held lock must not make every pass wait out the retries.
+          await this.endLive(session, { reason: session.pendingEnd?.reason ?? "ended-by-learner", force: true }, { deadlineMs: 0 });
+          continue;
+        }
+        if (session.phase !== "live" || session.ending) continue;
+        if (heartbeatDue && !(await ctx.store.heartbeat(session.id, ctx.instanceId, now))) {
+          await this.endedElsewhere(session);
+          continue;
+        }
+        const decision = keepDecision({
+          now: now.getTime(),
+          viewers: session.viewers.size,
+          attachedOnce: session.attachedOnce,
+          startedAt: session.startedAt.getTime(),
+          lastViewerLeftAt: session.lastViewerLeftAt?.getTime() ?? null,
+          pausedAt: rows.get(session.id)?.pausedAt?.getTime() ?? null,
+          resumedAt: session.resumedAt,
+          graceMs: s.STUDYLOOP_GRACE_SECONDS * 1000,
+          neverAttachedMs: s.STUDYLOOP_NEVER_ATTACHED_SECONDS * 1000,
+          pauseKeepMs: s.STUDYLOOP_PAUSE_KEEP_SECONDS * 1000,
+        });
+        if (decision.kind === "end") {
+          await this.endLive(session, { reason: decision.reason });
+          continue;
+        }
+        if (now.getTime() - session.lastCheckpointAt >= s.STUDYLOOP_CHECKPOINT_SECONDS * 1000) await this.checkpoint(session);
+      } catch (error) {
+        ctx.log(`Session ${session.id}: ${error instanceof Error ? error.message : String(error)} (retried in a moment)`);
+      }
+    }
+  }
+
+  private async checkpoint(live: LiveSession): Promise<void> {
+    live.lastCheckpointAt = this.now().getTime();
+    const seq = live.transport.lastSeq;
+    if (seq === live.checkpointSeq) return;
+    const transcript = await live.transport.snapshotTranscript();
+    await this.ctx.store.checkpoint(live.id, transcript, this.now());
+    live.checkpointSeq = seq;
+  }
+
+  /**
+   * Clean stop: every live session ends as server-shutdown after its transcript is saved, within
+   * SHUTDOWN_BUDGET_MS whatever the database does (one attempt per write, no lock retries). What
+   * could not be written is judged at the next start by the verdict; no agent outlives the server.
+   */
+  async shutdown(budgetMs = SHUTDOWN_BUDGET_MS): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    const sessions = this.ctx.registry.all();
+    const ends = Promise.all(
+      sessions.map((live) =>
+        this.endLive(live, { reason: live.pendingEnd?.reason ?? "server-shutdown", force: true }, { deadlineMs: 0 }).catch((error: unknown) =>
+          this.ctx.log(`Session ${live.id}: not ended cleanly (${error instanceof Error ? error.message : String(error)}); the next start ends it.`),
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, budgetMs)));
+    await Promise.race([ends, budget]);
+    clearTimeout(timer);
+    for (const live of sessions) {
+      if (live.phase === "ended") continue;
+      live.transport.kill();
+      live.transport.dispose();
+    }
+  }
+}

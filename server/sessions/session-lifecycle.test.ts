@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { keepDecision, nextPhase, phaseOf, type KeepFacts, type LifecycleEvent, type Phase } from "./session-lifecycle.ts";
+
+const MIN = 60_000;
+const base: KeepFacts = {
+  now: 1_000 * MIN,
+  viewers: 0,
+  attachedOnce: true,
+  startedAt: 900 * MIN,
+  lastViewerLeftAt: 990 * MIN,
+  pausedAt: null,
+  resumedAt: null,
+  graceMs: 15 * MIN,
+  neverAttachedMs: 1.5 * MIN,
+  pauseKeepMs: 180 * MIN,
+};
+
+describe("nextPhase", () => {
+  const table: [Phase, LifecycleEvent, Phase | null][] = [
+    ["starting", "launched", "live"],
+    ["starting", "launch-failed", "ended"],
+    ["starting", "ending-written", null],
+    ["live", "ending-written", "ending"],
+    ["live", "ended-written", null], // never ended without "ending" written first
+    ["live", "ended-elsewhere", "ended"],
+    ["ending", "ended-written", "ended"],
+    ["ending", "ending-written", "ending"], // a retried End
+    ["ending", "launched", null],
+    ["ended", "ended-written", null],
+    ["ended", "launched", null],
+  ];
+  it.each(table)("%s + %s -> %s", (phase, event, next) => expect(nextPhase(phase, event)).toBe(next));
+});
+
+describe("phaseOf", () => {
+  it.each([
+    ["starting", null, "starting"],
+    ["live", null, "live"],
+    ["ending", null, "ending"],
+    ["ended", new Date(), "ended"],
+    ["ending", new Date(), "ended"],
+    ["something-old", null, "live"],
+  ] as const)("%s (ended %s) is %s", (status, endedAt, phase) => expect(phaseOf(status, endedAt)).toBe(phase));
+});
+
+describe("keepDecision", () => {
+  it("keeps a watched session with no deadline", () => {
+    expect(keepDecision({ ...base, viewers: 2, lastViewerLeftAt: null })).toEqual({ kind: "keep", until: null, why: "watched" });
+  });
+  it("runs grace from the last viewer leaving", () => {
+    expect(keepDecision(base)).toEqual({ kind: "keep", until: 1_005 * MIN, why: "grace" });
+    expect(keepDecision({ ...base, now: 1_005 * MIN })).toEqual({ kind: "end", reason: "grace-expired" });
+  });
+  it("ends a session nobody ever opened", () => {
+    const fresh = { ...base, attachedOnce: false, lastViewerLeftAt: null, startedAt: 999 * MIN };
+    expect(keepDecision(fresh)).toEqual({ kind: "keep", until: 1_000.5 * MIN, why: "waiting" });
+    expect(keepDecision({ ...fresh, now: 1_001 * MIN })).toEqual({ kind: "end", reason: "never-attached" });
+  });
+  it("keeps a paused session past the grace window, for the pause bound", () => {
+    const paused = { ...base, pausedAt: 989 * MIN };
+    // 20 minutes with no page: grace alone would have ended it.
+    expect(keepDecision({ ...paused, now: 1_010 * MIN })).toEqual({ kind: "keep", until: (989 + 180 + 15) * MIN, why: "paused" });
+    expect(keepDecision({ ...paused, now: (989 + 180 + 14) * MIN }).kind).toBe("keep");
+    expect(keepDecision({ ...paused, now: (989 + 180 + 15) * MIN })).toEqual({ kind: "end", reason: "grace-expired" });
+  });
+  it("counts grace from the resume, not from when the page left before the break", () => {
+    const resumed = { ...base, lastViewerLeftAt: 800 * MIN, resumedAt: 995 * MIN };
+    expect(keepDecision(resumed)).toEqual({ kind: "keep", until: 1_010 * MIN, why: "grace" });
+  });
+  it("a pause also keeps a session that was never opened", () => {
+    const fresh = { ...base, attachedOnce: false, lastViewerLeftAt: null, startedAt: 999 * MIN, pausedAt: 999.5 * MIN, now: 1_030 * MIN };
+    expect(keepDecision(fresh)).toEqual({ kind: "keep", until: (999.5 + 195) * MIN, why: "paused" });
+  });
+});

@@ -1,0 +1,305 @@
+// Starting a session: resolve the agent, reconcile, claim the one live slot with a "starting" row
+// (the database refuses a second claim), launch the agent through its transport and mark the row
+// live. A failure at any step ends the row as startup-failed and leaves no agent running.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
+import type { TutorBriefing } from "../cards/card-store.ts";
+import type { AgentDefinition } from "../agents/agent-catalog.ts";
+import { agentEnvironment } from "../security/agent-env.ts";
+import { hashSecret, newSecret } from "../security/secrets.ts";
+import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
+import { focusPlanFor, type FocusPlan, type FocusPlanKind } from "../study/focus-plan.ts";
+import type { LiveTransport } from "../transports/live-transport.ts";
+import { newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
+import type { LiveSession } from "./live-registry.ts";
+import { isLiveish } from "./verdict.ts";
+import { verdictNotice, type AttachInfo, type SessionView } from "./session-view.ts";
+import { SessionError } from "./session-errors.ts";
+import { clockTime } from "./end-reasons.ts";
+import { sessionFolder, viewContext, viewOf, type SessionContext } from "./session-context.ts";
+import type { JudgedRow, Reconciler } from "./reconciler.ts";
+import type { SessionKeeper } from "./session-keeper.ts";
+
+/** What a start asks for: the HTTP body's fields, or the CLI's with transport "tmux". */
+export interface StartRequest {
+  readonly topic: string;
+  readonly energy: number;
+  readonly agent: string;
+  readonly transport: "pty" | "acp" | "tmux";
+  readonly focusPlan: FocusPlanKind;
+}
+
+/** "Continue this session": the previous session, whose folder and conversation are taken up. */
+export interface Continuation {
+  readonly fromId: string;
+  /** The folder the agent ran in (the first session of the chain's id). */
+  readonly folderId: string;
+  /** The agent's own conversation id (ACP session/load), when it gave one. */
+  readonly agentSessionId: string | null;
+}
+
+/** What the starter needs to run an agent: the launch, and how the transport is made. */
+export interface Launch {
+  readonly sessionId: string;
+  readonly agent: AgentDefinition;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly transport: "pty" | "acp";
+  readonly resume: { readonly agentSessionId: string | null } | null;
+}
+
+export type TransportFactory = (launch: Launch) => Promise<LiveTransport>;
+
+export interface StartResult {
+  readonly session: SessionView;
+  readonly attach: AttachInfo;
+}
+
+/** Who will own the claimed row (a server process, or tmux for CLI sessions). */
+interface ClaimOwner {
+  readonly ownerInstance: string | null;
+  readonly ownerPid: number | null;
+  readonly ownerPidStartTime: string | null;
+  readonly ownerUrl: string | null;
+  readonly muxSession: string | null;
+}
+
+interface Claim {
+  readonly id: string;
+  readonly token: string;
+  readonly agent: AgentDefinition;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly plan: FocusPlan;
+  readonly cwd: string;
+}
+
+export class SessionStarter {
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly reconciler: Reconciler,
+    private readonly keeper: SessionKeeper,
+    private readonly makeTransport: TransportFactory,
+  ) {}
+
+  async start(input: StartRequest & { transport: "pty" | "acp" }, continuation: Continuation | null = null): Promise<StartResult> {
+    const { ctx } = this;
+    const id = crypto.randomUUID();
+    const claim = await this.claim(id, input, continuation, {
+      ownerInstance: ctx.instanceId,
+      ownerPid: ctx.self.pid,
+      ownerPidStartTime: ctx.self.pidStartTime,
+      ownerUrl: ctx.ownerUrl,
+      muxSession: null,
+    });
+    let transport: LiveTransport;
+    try {
+      this.prepareDirectory(claim, input, continuation, continuation ? undefined : await ctx.briefing?.(input.topic));
+      transport = await this.makeTransport({
+        sessionId: id,
+        agent: claim.agent,
+        command: claim.command,
+        args: claim.args,
+        cwd: claim.cwd,
+        // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
+        env: withCommandOnPath(agentEnvironment(process.env, { id, token: claim.token, serverUrl: ctx.ownerUrl, dataDir: ctx.dataDir }), installCommand(ctx.dataDir)),
+        transport: input.transport,
+        resume: continuation ? { agentSessionId: continuation.agentSessionId } : null,
+      });
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      ctx.log(`Session ${id}: the agent could not start: ${detail}`);
+      await this.endUnstarted(id, detail);
+      throw new SessionError("startup-failed", `${claim.agent.label} could not start: ${detail}. The session was ended; check the agent and try again.`);
+    }
+
+    const live: LiveSession = {
+      id,
+      transport,
+      agentLabel: claim.agent.label,
+      startedAt: ctx.now(),
+      viewers: new Set(),
+      attachedOnce: false,
+      lastViewerLeftAt: null,
+      checkpointSeq: -1,
+      lastCheckpointAt: Date.now(),
+      phase: "starting",
+      pendingEnd: null,
+      ending: null,
+      resumedAt: null,
+    };
+    ctx.registry.add(live);
+    transport.onExit(({ exitCode, detail }) =>
+      void this.keeper.endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true }).catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
+    );
+    try {
+      const row = await ctx.store.markLive(id, new Date(), transport.agentSessionId);
+      if (live.phase === "starting") live.phase = "live";
+      ctx.events.emit("changed");
+      return {
+        session: viewOf(ctx, row),
+        attach: transport.view === "chat" ? { transport: "acp", sessionId: id, event: "acp:attach" } : { transport: "pty", sessionId: id, event: "terminal:attach" },
+      };
+    } catch (error) {
+      // The agent runs but its row cannot say so: stop it rather than leave an agent without a live row.
+      await this.keeper.endLive(live, { reason: "startup-failed", detail: "the database refused the start", force: true }, { deadlineMs: 0 }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * `studyloop study`: claims the slot for a tmux session, then has tmux run `wrapper` (the
+   * `_tmux-run` command, which runs the agent and heartbeats the row) in the session directory.
+   */
+  async startInTmux(input: Omit<StartRequest, "transport">, tmux: TmuxOptions, wrapper: (sessionId: string) => string[]): Promise<{ session: SessionView; muxSession: string }> {
+    const { ctx } = this;
+    const id = crypto.randomUUID();
+    const muxSession = tmuxSessionName(input.topic, id);
+    const request: StartRequest = { ...input, transport: "tmux" };
+    const claim = await this.claim(id, request, null, { ownerInstance: null, ownerPid: null, ownerPidStartTime: null, ownerUrl: null, muxSession });
+    try {
+      this.prepareDirectory(claim, request, null, await ctx.briefing?.(request.topic));
+      newSession(
+        {
+          name: muxSession,
+          cwd: claim.cwd,
+          command: wrapper(id),
+          // The wrapper builds the agent's scrubbed environment itself; it needs the token and where it runs.
+          env: pickDefined({
+            STUDYLOOP_SESSION_TOKEN: claim.token,
+            STUDYLOOP_DATA_DIR: ctx.dataDir,
+            STUDYLOOP_TMUX_SOCKET: tmux.socket,
+            STUDYLOOP_HEARTBEAT_SECONDS: String(ctx.settings.STUDYLOOP_HEARTBEAT_SECONDS),
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            SHELL: process.env.SHELL,
+            LANG: process.env.LANG,
+          }),
+        },
+        tmux,
+      );
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      await this.endUnstarted(id, detail);
+      throw new SessionError("startup-failed", `The session could not start in tmux: ${detail}`);
+    }
+    const row = await ctx.store.markLive(id, new Date());
+    return { session: viewOf(ctx, row), muxSession };
+  }
+
+  /**
+   * Reconcile, then claim the one live slot: the row is written with status "starting". The unique
+   * live_slot index makes the database refuse a second claim, even from another process.
+   */
+  private async claim(id: string, input: StartRequest, continuation: Continuation | null, owner: ClaimOwner): Promise<Claim> {
+    const { ctx } = this;
+    const agent = ctx.agents.find(input.agent);
+    if (!agent) {
+      const names = ctx.agents.definitions().map((a) => a.name).join(", ");
+      throw new SessionError("agent-unknown", `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
+    }
+    const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: agent.args };
+    if (!program) {
+      throw new SessionError("no-acp", `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, { field: "transport" });
+    }
+    const command = ctx.agents.resolveExecutable(program.command);
+    if (!command) {
+      throw new SessionError("agent-missing", `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${agent.installHint}`, {
+        installHint: agent.installHint,
+      });
+    }
+    // A terminal agent continues its last conversation in the folder with its resume arguments.
+    const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;
+
+    // An end a database fault interrupted is finished first (or this start is refused with it).
+    await this.keeper.finishPending();
+    const holder = (await this.reconciler.reconcileOpen()).find((j) => isLiveish(j.verdict));
+    if (holder) throw this.alreadyActive(holder);
+
+    const token = newSecret();
+    const plan = focusPlanFor(input.focusPlan, input.energy);
+    const now = new Date();
+    ctx.registry.reserve(id);
+    let claimed: boolean;
+    try {
+      claimed = await ctx.store.claim({
+        id,
+        topic: input.topic,
+        energy: input.energy,
+        agent: agent.name,
+        transport: input.transport,
+        startedAt: now,
+        heartbeatAt: now,
+        ownerInstance: owner.ownerInstance,
+        ownerHost: ctx.self.host,
+        ownerBootId: ctx.self.bootId,
+        ownerPid: owner.ownerPid,
+        ownerPidStartTime: owner.ownerPidStartTime,
+        ownerUrl: owner.ownerUrl,
+        muxSession: owner.muxSession,
+        tokenHash: hashSecret(token),
+        focusPlan: plan.kind,
+        focusMinutes: plan.focusMinutes,
+        breakMinutes: plan.breakMinutes,
+        continuedFromId: continuation?.fromId ?? null,
+      });
+    } catch (error) {
+      ctx.registry.release(id);
+      throw error;
+    }
+    if (!claimed) {
+      ctx.registry.release(id);
+      // Another start claimed the slot between our read and our write: the database said no.
+      const again = (await this.reconciler.reconcileOpen()).find((j) => isLiveish(j.verdict));
+      if (again) throw this.alreadyActive(again);
+      throw new SessionError("already-active", "Another study session was starting at the same moment. Reload to see it.");
+    }
+    ctx.events.emit("changed");
+    return { id, token, agent, command, args: [...args], plan, cwd: sessionFolder(ctx, continuation?.folderId ?? id) };
+  }
+
+  /** A claimed row whose agent never ran: ended as startup-failed, the reservation released. */
+  private async endUnstarted(id: string, detail: string): Promise<void> {
+    const { ctx } = this;
+    try {
+      const row = await ctx.store.byId(id);
+      if (row) await ctx.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail });
+    } catch (error) {
+      // No agent runs: the row is judged orphaned (the reservation is gone) by the next reader.
+      ctx.log(`Session ${id}: could not record the failed start: ${String(error)}`);
+    } finally {
+      ctx.registry.release(id);
+      ctx.events.emit("changed");
+    }
+  }
+
+  private prepareDirectory(claim: Claim, input: StartRequest, continuation: Continuation | null, review: TutorBriefing | undefined): void {
+    fs.mkdirSync(claim.cwd, { recursive: true, mode: 0o700 });
+    // A continued session keeps the folder as the agent left it (its instructions are already there).
+    if (!continuation) writeTutorInstructions(claim.cwd, claim.agent, { topic: input.topic, energy: input.energy, focusMinutes: claim.plan.focusMinutes, review });
+  }
+
+  private alreadyActive(holder: JudgedRow): SessionError {
+    const { ctx } = this;
+    const view = viewOf(ctx, holder.row);
+    const here = holder.verdict.kind === "live-here" || holder.verdict.kind === "starting";
+    const where =
+      view.status === "ending"
+        ? "It is being ended: try again in a moment."
+        : here
+          ? "It runs on this server: open the Study page to rejoin it."
+          : (verdictNotice(holder.verdict, view) ?? "");
+    return new SessionError(
+      "already-active",
+      `A study session is already active: "${view.topic}" with ${viewContext(ctx).agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}. ${where} End it first to start a new one.`.replace("  ", " "),
+      { session: view, canReattach: holder.verdict.kind === "live-here", verdict: holder.verdict.kind, ownerUrl: holder.row.ownerUrl },
+    );
+  }
+}
+
+function pickDefined(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
+}

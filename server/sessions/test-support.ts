@@ -1,0 +1,156 @@
+// Test helpers for the session core: a temp data directory with a real SQLite file, a fake
+// transport whose agent the test exits or lets run, and a service built on them. No pty, no tmux.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { applyMigrations } from "../db/migrate.ts";
+import { openDatabase, openReadConnection, type Db, type ReadConnection } from "../db/client.ts";
+import { databaseFile } from "../config/paths.ts";
+import { loadSettings, type Settings } from "../config/settings.ts";
+import { AgentRegistry } from "../agents/agent-registry.ts";
+import type { LiveTransport, TransportExit } from "../transports/live-transport.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import { SessionService } from "./session-service.ts";
+import type { Launch } from "./session-starter.ts";
+
+export class FakeTransport implements LiveTransport {
+  readonly name: string;
+  readonly view: "terminal" | "chat";
+  readonly agentSessionId = null;
+  lastSeq = 0;
+  killed = false;
+  disposed = false;
+  output = "tutor ready\r\n";
+  /** Runs inside snapshotTranscript: a test can make the database fail between two steps of an end. */
+  onSnapshot: () => void = () => undefined;
+  private readonly exits = new Set<(exit: TransportExit) => void>();
+
+  constructor(readonly launch: Launch) {
+    this.name = launch.transport;
+    this.view = launch.transport === "acp" ? "chat" : "terminal";
+  }
+
+  async snapshotTranscript(): Promise<string> {
+    this.onSnapshot();
+    return this.output;
+  }
+  lastLines(transcript: string | null): string[] {
+    return (transcript ?? "").split(/\r?\n/).filter((l) => l.trim()).slice(-8);
+  }
+  startupFailure(): string | null {
+    return null;
+  }
+  onExit(cb: (exit: TransportExit) => void): { dispose(): void } {
+    this.exits.add(cb);
+    return { dispose: () => this.exits.delete(cb) };
+  }
+  /** The agent exits on its own. */
+  exit(exitCode: number): void {
+    for (const cb of [...this.exits]) cb({ exitCode });
+  }
+  async screenPreview(): Promise<null> {
+    return null;
+  }
+  terminal(): undefined {
+    return undefined;
+  }
+  chat(): undefined {
+    return undefined;
+  }
+  async attachTerminal(_viewerId: string, _send: (frame: TerminalFrame) => void): Promise<boolean> {
+    return this.view === "terminal";
+  }
+  async attachChat(): Promise<boolean> {
+    return this.view === "chat";
+  }
+  detach(): void {}
+  kill(): void {
+    this.killed = true;
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+  async flushed(): Promise<void> {}
+}
+
+export interface TestCore {
+  readonly dir: string;
+  readonly file: string;
+  readonly db: Db;
+  readonly reads: ReadConnection;
+  readonly service: SessionService;
+  readonly transports: FakeTransport[];
+  readonly settings: Settings;
+  readonly log: string[];
+  /** The next launch throws this (an agent that cannot start). */
+  failNextLaunch: string | null;
+  /** Moves the service's clock. */
+  advance(ms: number): void;
+  /** Another program holding the write lock (like `sqlite3` with BEGIN IMMEDIATE); returns its release. */
+  holdWriteLock(): () => void;
+  close(): Promise<void>;
+}
+
+export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-core-"))): TestCore {
+  fs.writeFileSync(path.join(dir, "studyloop.config.json"), JSON.stringify({ agents: { tutor: { label: "Test tutor", command: process.execPath, args: ["-e", "0"], resumeArgs: ["--resumed"], acp: { command: process.execPath, args: [] } } } }));
+  const file = databaseFile(dir);
+  applyMigrations(file);
+  const db = openDatabase(file);
+  const reads = openReadConnection(file);
+  const settings = loadSettings({ STUDYLOOP_HEARTBEAT_SECONDS: "1", ...env } as unknown as NodeJS.ProcessEnv);
+  let offset = 0;
+  const transports: FakeTransport[] = [];
+  const log: string[] = [];
+  const failing = { next: null as string | null };
+  const service = new SessionService({
+    db,
+    reads,
+    dataDir: dir,
+    settings,
+    agents: new AgentRegistry(dir, { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv),
+    ownerUrl: "http://127.0.0.1:0",
+    log: (line) => log.push(line),
+    now: () => new Date(Date.now() + offset),
+    transports: async (launch) => {
+      const failure = failing.next;
+      failing.next = null;
+      if (failure) throw new Error(failure);
+      const t = new FakeTransport(launch);
+      transports.push(t);
+      return t;
+    },
+  });
+  return {
+    get failNextLaunch() {
+      return failing.next;
+    },
+    set failNextLaunch(value: string | null) {
+      failing.next = value;
+    },
+    dir,
+    file,
+    db,
+    reads,
+    service,
+    transports,
+    settings,
+    log,
+    advance: (ms) => void (offset += ms),
+    holdWriteLock: () => {
+      const holder = new Database(file);
+      holder.exec("BEGIN IMMEDIATE");
+      return () => {
+        holder.exec("ROLLBACK");
+        holder.close();
+      };
+    },
+    close: async () => {
+      await service.shutdown();
+      await db.$disconnect();
+      reads.close();
+    },
+  };
+}
+
+export const START = { topic: "closures", energy: 6, agent: "tutor", transport: "pty", focusPlan: "energy" } as const;

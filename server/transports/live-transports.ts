@@ -1,0 +1,37 @@
+// The adapter for each transport a web session can use: the one place a transport name picks code.
+import type { AcpEventLog } from "./acp/acp-transport.ts";
+import { AcpTransport } from "./acp/acp-transport.ts";
+import { PtyTransport } from "./pty/pty-transport.ts";
+import type { LiveTransport } from "./live-transport.ts";
+
+export interface TransportLaunch {
+  readonly sessionId: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly transport: "pty" | "acp";
+  /** Continuing a session: for ACP, the agent's conversation to load when it can. */
+  readonly resume: { readonly agentSessionId: string | null } | null;
+}
+
+export interface TransportDeps {
+  readonly acpEvents: AcpEventLog;
+  readonly acpHandshakeMs: number;
+  readonly log: (line: string) => void;
+}
+
+export function startTransport(launch: TransportLaunch, deps: TransportDeps): Promise<LiveTransport> {
+  const { sessionId, command, args, cwd, env } = launch;
+  switch (launch.transport) {
+    case "acp":
+      return AcpTransport.start(
+        sessionId,
+        { command, args, cwd, env, handshakeTimeoutMs: deps.acpHandshakeMs, ...(launch.resume?.agentSessionId ? { loadSessionId: launch.resume.agentSessionId } : {}) },
+        deps.acpEvents,
+        deps.log,
+      );
+    case "pty":
+      return Promise.resolve(PtyTransport.start({ command, args: [...args], cwd, env, cols: 80, rows: 24 }));
+  }
+}
