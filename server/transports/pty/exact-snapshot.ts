@@ -1,0 +1,171 @@
+// A snapshot that restores exactly: @xterm/addon-serialize's cells, read through a view clipped to the
+// terminal's width, then what the addon leaves out, read from the terminal itself (xterm-core.ts) and
+// from TerminalExtras. The gap list is in docs/architecture.md ("What the snapshot adds").
+import serializeAddon from "@xterm/addon-serialize";
+import type { IBuffer, IBufferCell, IBufferLine, Terminal as HeadlessTerminal } from "@xterm/headless";
+import { readCore, type AttrLike } from "./xterm-core.ts";
+import type { TerminalExtras } from "./terminal-extras.ts";
+
+// Under Node ESM the CommonJS addon only has a default export (see STACK-NOTES "xterm on the server").
+const { SerializeAddon } = serializeAddon;
+
+/** xterm's colour modes (Attributes.CM_*), as getFgColorMode() returns them. */
+const CM_P16 = 0x1000000;
+const CM_P256 = 0x2000000;
+const CM_RGB = 0x3000000;
+
+/** SGR parameters for a pen or a cell, from a reset. */
+export function sgr(attr: AttrLike): string {
+  const p = ["0"];
+  if (attr.isBold()) p.push("1");
+  if (attr.isDim()) p.push("2");
+  if (attr.isItalic()) p.push("3");
+  if (attr.isUnderline()) {
+    const style = attr.getUnderlineStyle?.() ?? 1;
+    p.push(style > 1 ? `4:${style}` : "4");
+  }
+  if (attr.isBlink()) p.push("5");
+  if (attr.isInverse()) p.push("7");
+  if (attr.isInvisible()) p.push("8");
+  if (attr.isStrikethrough()) p.push("9");
+  if (attr.isOverline()) p.push("53");
+  const colour = (mode: number, value: number, base: number, bright: number) => {
+    if (mode === CM_P16) p.push(String(value < 8 ? base + value : bright + value - 8));
+    else if (mode === CM_P256) p.push(`${base + 8};5;${value}`);
+    else if (mode === CM_RGB) p.push(`${base + 8};2;${(value >> 16) & 255};${(value >> 8) & 255};${value & 255}`);
+  };
+  colour(attr.getFgColorMode(), attr.getFgColor(), 30, 90);
+  colour(attr.getBgColorMode(), attr.getBgColor(), 40, 100);
+  return `\x1b[${p.join(";")}m`;
+}
+
+/**
+ * The buffer as the addon should see it: each line no longer than the terminal is wide. After a resize
+ * narrower, xterm keeps the old cells of alternate-screen lines beyond the edge (invisible); written
+ * out, each such row would wrap onto two.
+ */
+function clippedBuffer(buffer: IBuffer, cols: number): IBuffer {
+  const clipLine = (line: IBufferLine): IBufferLine =>
+    line.length <= cols
+      ? line
+      : new Proxy(line, {
+          get(target, key) {
+            if (key === "length") return cols;
+            if (key === "getCell") return (x: number, cell?: IBufferCell) => (x < cols ? target.getCell(x, cell) : undefined);
+            if (key === "translateToString")
+              return (trim?: boolean, start = 0, end = cols) => target.translateToString(trim, start, Math.min(end, cols));
+            const value = Reflect.get(target, key) as unknown;
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+  return new Proxy(buffer, {
+    get(target, key) {
+      if (key === "getLine") return (y: number) => {
+        const line = target.getLine(y);
+        return line ? clipLine(line) : undefined;
+      };
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The terminal as the addon should see it (it reads only buffers, size and modes). */
+function clippedTerminal(terminal: HeadlessTerminal): HeadlessTerminal {
+  const buffers = {
+    get active() {
+      return clippedBuffer(terminal.buffer.active, terminal.cols);
+    },
+    get normal() {
+      return clippedBuffer(terminal.buffer.normal, terminal.cols);
+    },
+    get alternate() {
+      return clippedBuffer(terminal.buffer.alternate, terminal.cols);
+    },
+  };
+  return new Proxy(terminal, {
+    get(target, key) {
+      if (key === "buffer") return buffers;
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export interface ExactSerializer {
+  serialize(options?: { excludeModes?: boolean }): string;
+  dispose(): void;
+}
+
+export function exactSerializer(terminal: HeadlessTerminal, extras: TerminalExtras): ExactSerializer {
+  const addon = new SerializeAddon();
+  // Activated on the clipped view, not loaded into the terminal: the addon reads through the view.
+  addon.activate(clippedTerminal(terminal) as unknown as Parameters<typeof addon.activate>[0]);
+  return {
+    serialize: (options = {}) => addon.serialize({ excludeModes: true }) + afterCells(terminal, extras, options.excludeModes ?? false),
+    dispose: () => addon.dispose(),
+  };
+}
+
+const mode = (on: boolean, n: number | string) => `\x1b[${n}${on ? "h" : "l"}`;
+const DECSCUSR = { block: 1, underline: 3, bar: 5 } as const;
+const MOUSE_PROTOCOL = { none: "", x10: "\x1b[?9h", vt200: "\x1b[?1000h", drag: "\x1b[?1002h", any: "\x1b[?1003h" } as const;
+const MOUSE_ENCODING: Record<string, string> = { SGR: "\x1b[?1006h", SGR_PIXELS: "\x1b[?1016h" };
+
+/**
+ * Everything after the cells, in an order that keeps each step from undoing the one before: the
+ * scroll region (DECSTBM homes the cursor), the saved cursor, the cursor (re-printing the last cell
+ * when a wrap is pending), charsets, modes (origin mode last: it homes the cursor, so the cursor is
+ * placed relative to the region after it), then the pen.
+ */
+function afterCells(terminal: HeadlessTerminal, extras: TerminalExtras, excludeModes: boolean): string {
+  const core = readCore(terminal);
+  const buffer = terminal.buffer.active;
+  const modes = terminal.modes;
+  const { cols, rows } = terminal;
+  let out = "\x1b[0m\x1b[4l";
+  out += extras.serialize({ excludeModes });
+  const fullRegion = core.scrollTop === 0 && core.scrollBottom === rows - 1;
+  if (!fullRegion) out += `\x1b[${core.scrollTop + 1};${core.scrollBottom + 1}r`;
+  if (core.saved.x !== 0 || core.saved.y !== 0 || sgr(core.saved.pen) !== "\x1b[0m") {
+    out += `\x1b[${core.saved.y + 1};${Math.min(core.saved.x, cols - 1) + 1}H${sgr(core.saved.pen)}\x1b7\x1b[0m`;
+  }
+  const y = buffer.cursorY;
+  const originRow = modes.originMode ? core.scrollTop : 0;
+  if (modes.originMode) out += "\x1b[?6h";
+  if (buffer.cursorX >= cols) out += pendingWrap(buffer, y, cols, originRow);
+  else out += `\x1b[${y - originRow + 1};${buffer.cursorX + 1}H`;
+  if (!modes.wraparoundMode) out += "\x1b[?7l";
+  if (modes.reverseWraparoundMode) out += "\x1b[?45h";
+  if (core.cursorHidden) out += "\x1b[?25l";
+  if (core.cursorStyle !== undefined || core.cursorBlink !== undefined) {
+    const base = DECSCUSR[core.cursorStyle ?? "block"];
+    out += `\x1b[${core.cursorBlink ? base : base + 1} q`;
+  }
+  for (let g = 0; g < 4; g++) if (core.charsets[g] !== "B") out += `\x1b${"()*+"[g]}${core.charsets[g]}`;
+  if (core.glevel !== 0) out += ["", "\x0e", "\x1bn", "\x1bo"][core.glevel] ?? "";
+  if (modes.insertMode) out += "\x1b[4h";
+  if (!excludeModes) {
+    if (modes.applicationCursorKeysMode) out += mode(true, "?1");
+    if (modes.applicationKeypadMode) out += "\x1b=";
+    if (modes.bracketedPasteMode) out += mode(true, "?2004");
+    if (modes.sendFocusMode) out += mode(true, "?1004");
+    out += MOUSE_PROTOCOL[modes.mouseTrackingMode];
+    out += MOUSE_ENCODING[core.mouseEncoding] ?? "";
+    if (modes.synchronizedOutputMode) out += mode(true, "?2026");
+  }
+  return out + sgr(core.pen);
+}
+
+/**
+ * The cursor sits past the last column with a wrap pending (the next character goes to the next
+ * row). No sequence sets that state; printing the row's last cell again, in its own colours, does.
+ */
+function pendingWrap(buffer: IBuffer, y: number, cols: number, originRow: number): string {
+  const line = buffer.getLine(buffer.baseY + y);
+  let x = cols - 1;
+  let cell = line?.getCell(x);
+  if (cell && cell.getWidth() === 0 && x > 0) cell = line?.getCell(--x); // the right half of a wide char
+  const chars = cell?.getChars() || " ";
+  return `\x1b[${y - originRow + 1};${x + 1}H${cell ? sgr(cell as unknown as AttrLike) : ""}${chars}\x1b[0m`;
+}
