@@ -44,13 +44,18 @@ export function sgr(attr: AttrLike): string {
  * narrower, xterm keeps the old cells of alternate-screen lines beyond the edge (invisible); written
  * out, each such row would wrap onto two.
  */
-function clippedBuffer(buffer: IBuffer, cols: number): IBuffer {
+function clippedBuffer(buffer: IBuffer, cols: number, rows: number): IBuffer {
+  // The alternate screen never reflows: its rows are written one by one, none as the continuation of
+  // the one above (the addon's continuation logic assumes rows as wide as the terminal, which rows that
+  // wrapped at an earlier, narrower size are not).
+  const unwrap = buffer.type === "alternate";
   const clipLine = (line: IBufferLine): IBufferLine =>
-    line.length <= cols
+    line.length <= cols && !(unwrap && line.isWrapped)
       ? line
       : new Proxy(line, {
           get(target, key) {
-            if (key === "length") return cols;
+            if (key === "isWrapped") return unwrap ? false : target.isWrapped;
+            if (key === "length") return Math.min(cols, target.length);
             if (key === "getCell") return (x: number, cell?: IBufferCell) => (x < cols ? target.getCell(x, cell) : undefined);
             if (key === "translateToString")
               return (trim?: boolean, start = 0, end = cols) => target.translateToString(trim, start, Math.min(end, cols));
@@ -58,12 +63,19 @@ function clippedBuffer(buffer: IBuffer, cols: number): IBuffer {
             return typeof value === "function" ? value.bind(target) : value;
           },
         });
+  // The alternate screen's rows as xterm renders them: from its baseY, `rows` of them. After some
+  // resize sequences xterm leaves baseY > 0 on the alternate buffer (which holds only `rows` lines), and
+  // its renderer then shows lines from the start again below them (its line list is circular); written
+  // out from line 0 instead, the screen's rows would come out shifted (docs/xterm-alt-buffer-base.md).
+  const top = unwrap ? buffer.baseY : 0;
   return new Proxy(buffer, {
     get(target, key) {
       if (key === "getLine") return (y: number) => {
-        const line = target.getLine(y);
+        const line = target.getLine(top + y);
         return line ? clipLine(line) : undefined;
       };
+      if (unwrap && key === "length") return rows;
+      if (unwrap && (key === "baseY" || key === "viewportY")) return 0;
       const value = Reflect.get(target, key) as unknown;
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -74,13 +86,13 @@ function clippedBuffer(buffer: IBuffer, cols: number): IBuffer {
 function clippedTerminal(terminal: HeadlessTerminal): HeadlessTerminal {
   const buffers = {
     get active() {
-      return clippedBuffer(terminal.buffer.active, terminal.cols);
+      return clippedBuffer(terminal.buffer.active, terminal.cols, terminal.rows);
     },
     get normal() {
-      return clippedBuffer(terminal.buffer.normal, terminal.cols);
+      return clippedBuffer(terminal.buffer.normal, terminal.cols, terminal.rows);
     },
     get alternate() {
-      return clippedBuffer(terminal.buffer.alternate, terminal.cols);
+      return clippedBuffer(terminal.buffer.alternate, terminal.cols, terminal.rows);
     },
   };
   return new Proxy(terminal, {
@@ -102,9 +114,22 @@ export function exactSerializer(terminal: HeadlessTerminal, extras: TerminalExtr
   // Activated on the clipped view, not loaded into the terminal: the addon reads through the view.
   addon.activate(clippedTerminal(terminal) as unknown as Parameters<typeof addon.activate>[0]);
   return {
-    serialize: (options = {}) => addon.serialize({ excludeModes: true }) + afterCells(terminal, extras, options.excludeModes ?? false),
+    serialize: (options = {}) => resetBeforeAltScreen(addon.serialize({ excludeModes: true })) + afterCells(terminal, extras, options.excludeModes ?? false),
     dispose: () => addon.dispose(),
   };
+}
+
+const ALT_SCREEN = "\x1b[?1049h\x1b[H";
+
+/**
+ * The addon writes the alternate screen's cells as if the pen were reset when it switches to it, but
+ * leaves the pen of the normal screen's last cell on (its first cells then come out bold, inverse...),
+ * and the switch itself clears the alternate screen with that pen's background. Reset it first.
+ * (Cells never contain ESC, so the addon's own switch is the only match.)
+ */
+function resetBeforeAltScreen(data: string): string {
+  const at = data.lastIndexOf(ALT_SCREEN);
+  return at < 0 ? data : `${data.slice(0, at)}\x1b[0m${data.slice(at)}`;
 }
 
 const mode = (on: boolean, n: number | string) => `\x1b[${n}${on ? "h" : "l"}`;
@@ -127,9 +152,8 @@ function afterCells(terminal: HeadlessTerminal, extras: TerminalExtras, excludeM
   out += extras.serialize({ excludeModes });
   const fullRegion = core.scrollTop === 0 && core.scrollBottom === rows - 1;
   if (!fullRegion) out += `\x1b[${core.scrollTop + 1};${core.scrollBottom + 1}r`;
-  if (core.saved.x !== 0 || core.saved.y !== 0 || sgr(core.saved.pen) !== "\x1b[0m") {
-    out += `\x1b[${core.saved.y + 1};${Math.min(core.saved.x, cols - 1) + 1}H${sgr(core.saved.pen)}\x1b7\x1b[0m`;
-  }
+  const saved = savedCursor(terminal);
+  if (saved.x !== 0 || saved.y !== 0 || saved.pen !== "\x1b[0m") out += `\x1b[${saved.y + 1};${saved.x + 1}H${saved.pen}\x1b7\x1b[0m`;
   const y = buffer.cursorY;
   const originRow = modes.originMode ? core.scrollTop : 0;
   if (modes.originMode) out += "\x1b[?6h";
@@ -155,6 +179,16 @@ function afterCells(terminal: HeadlessTerminal, extras: TerminalExtras, excludeM
     if (modes.synchronizedOutputMode) out += mode(true, "?2026");
   }
   return out + sgr(core.pen);
+}
+
+/**
+ * Where DECRC would put the cursor, and with which colours (xterm keeps the saved row as a line of the
+ * whole buffer, and only the pen's colours, not its other attributes: fg/bg words hold both).
+ */
+export function savedCursor(terminal: HeadlessTerminal): { x: number; y: number; pen: string } {
+  const core = readCore(terminal);
+  const y = Math.min(Math.max(core.saved.y - terminal.buffer.active.baseY, 0), terminal.rows - 1);
+  return { x: Math.min(core.saved.x, terminal.cols - 1), y, pen: sgr(core.saved.pen) };
 }
 
 /**

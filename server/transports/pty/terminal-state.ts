@@ -2,7 +2,7 @@
 // does, as plain data: the fidelity tests compare a restored terminal to one that saw the whole stream
 // with this, cell by cell (never by text).
 import type { IBuffer, IBufferCell, Terminal as HeadlessTerminal } from "@xterm/headless";
-import { sgr } from "./exact-snapshot.ts";
+import { savedCursor, sgr } from "./exact-snapshot.ts";
 import type { TerminalExtras } from "./terminal-extras.ts";
 import { readCore, type AttrLike } from "./xterm-core.ts";
 
@@ -13,7 +13,10 @@ export interface TerminalState {
   readonly cols: number;
   readonly rows: number;
   readonly buffer: "normal" | "alternate";
-  /** The visible rows, each `cols` cells, plus which rows continue the one above. */
+  /**
+   * The visible rows, each `cols` cells, plus which rows continue the one above (normal buffer only:
+   * the alternate screen never reflows, and a snapshot cannot mark its first row as a continuation).
+   */
   readonly screen: readonly (readonly CellState[])[];
   readonly wrapped: readonly boolean[];
   /** The lines above the screen (normal buffer), as text with SGR per cell. */
@@ -50,7 +53,7 @@ export function readTerminalState(terminal: HeadlessTerminal, extras?: TerminalE
   const wrapped: boolean[] = [];
   for (let y = 0; y < rows; y++) {
     screen.push(rowCells(buffer, buffer.baseY + y, cols, cell));
-    wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
+    if (buffer.type === "normal") wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
   }
   const normal = terminal.buffer.normal;
   const scrollback: string[] = [];
@@ -76,7 +79,7 @@ export function readTerminalState(terminal: HeadlessTerminal, extras?: TerminalE
     charsets: core.charsets,
     glevel: core.glevel,
     pen: sgr(core.pen),
-    saved: { x: core.saved.x, y: core.saved.y, pen: sgr(core.saved.pen) },
+    saved: savedCursor(terminal),
     modes: { ...terminal.modes },
     mouseEncoding: core.mouseEncoding,
     ...(extras ? { extras: extras.state() } : {}),
