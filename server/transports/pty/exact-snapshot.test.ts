@@ -45,6 +45,12 @@ const CORPUS: { name: string; size?: [number, number]; events: RecordedEvent[]; 
     after: "y",
   },
   { name: "narrower, then wider again", size: [40, 6], events: [{ o: `${E}?1049h${fill(40, 6)}` }, { r: [20, 6] }, { r: [30, 4] }] },
+  {
+    name: "text placed with CHA (empty cells between words), reflowed narrower",
+    size: [30, 6],
+    events: [{ o: "aaaa\x1b[12Gbbbb\x1b[25Gcccc\x1b[29Gdd\r\n\x1b[11Gx\x1b[24Gyy" }, { r: [12, 6] }, { r: [11, 6] }],
+    after: "z",
+  },
   { name: "wide characters and emoji", events: [{ o: "漢字 🙂 e\u0301 ok" }], after: "漢" },
   { name: "scrollback with wrapped lines", size: [20, 5], events: [{ o: Array.from({ length: 30 }, (_, i) => `line ${i} ${"w".repeat(i)}`).join("\r\n") }], after: "!" },
   { name: "resized with output in between", size: [30, 6], events: [{ o: "before\r\n" }, { r: [12, 4] }, { o: "after the resize, long" }, { r: [25, 8] }], after: "z" },

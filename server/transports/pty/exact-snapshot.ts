@@ -49,20 +49,31 @@ function clippedBuffer(buffer: IBuffer, cols: number, rows: number): IBuffer {
   // the one above (the addon's continuation logic assumes rows as wide as the terminal, which rows that
   // wrapped at an earlier, narrower size are not).
   const unwrap = buffer.type === "alternate";
-  const clipLine = (line: IBufferLine): IBufferLine =>
-    line.length <= cols && !(unwrap && line.isWrapped)
-      ? line
-      : new Proxy(line, {
+  const clipLine = (line: IBufferLine, continued: boolean): IBufferLine => {
+    // A soft wrap with empty cells at the end of the row or the start of its continuation (programs
+    // that move with CHA instead of printing spaces): the addon skips empty cells with CUF, which stops
+    // at the edge instead of wrapping, so the next row's text lands on this one. Written as spaces
+    // (identical on screen and in copied text), they wrap.
+    const blankFrom = continued ? trailingBlankFrom(line, cols) : cols;
+    const blankTo = !unwrap && line.isWrapped ? leadingBlankTo(line, cols) : 0;
+    if (line.length <= cols && !(unwrap && line.isWrapped) && blankFrom >= cols && blankTo === 0) return line;
+    return new Proxy(line, {
           get(target, key) {
             if (key === "isWrapped") return unwrap ? false : target.isWrapped;
             if (key === "length") return Math.min(cols, target.length);
-            if (key === "getCell") return (x: number, cell?: IBufferCell) => (x < cols ? target.getCell(x, cell) : undefined);
+            if (key === "getCell")
+              return (x: number, cell?: IBufferCell) => {
+                if (x >= cols) return undefined;
+                const found = target.getCell(x, cell);
+                return found && (x >= blankFrom || x < blankTo) ? asSpace(found) : found;
+              };
             if (key === "translateToString")
               return (trim?: boolean, start = 0, end = cols) => target.translateToString(trim, start, Math.min(end, cols));
             const value = Reflect.get(target, key) as unknown;
             return typeof value === "function" ? value.bind(target) : value;
           },
         });
+  };
   // The alternate screen's rows as xterm renders them: from its baseY, `rows` of them. After some
   // resize sequences xterm leaves baseY > 0 on the alternate buffer (which holds only `rows` lines), and
   // its renderer then shows lines from the start again below them (its line list is circular); written
@@ -72,10 +83,38 @@ function clippedBuffer(buffer: IBuffer, cols: number, rows: number): IBuffer {
     get(target, key) {
       if (key === "getLine") return (y: number) => {
         const line = target.getLine(top + y);
-        return line ? clipLine(line) : undefined;
+        return line ? clipLine(line, !unwrap && (target.getLine(top + y + 1)?.isWrapped ?? false)) : undefined;
       };
       if (unwrap && key === "length") return rows;
       if (unwrap && (key === "baseY" || key === "viewportY")) return 0;
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Where a row's run of empty cells (no character at all) that reaches its last column starts. */
+function trailingBlankFrom(line: IBufferLine, cols: number): number {
+  let x = Math.min(cols, line.length);
+  while (x > 0 && line.getCell(x - 1)?.getChars() === "" && line.getCell(x - 1)?.getWidth() === 1) x--;
+  return x;
+}
+
+/** Where a row's run of empty cells from its first column ends. */
+function leadingBlankTo(line: IBufferLine, cols: number): number {
+  const end = Math.min(cols, line.length);
+  let x = 0;
+  while (x < end && line.getCell(x)?.getChars() === "" && line.getCell(x)?.getWidth() === 1) x++;
+  return x === end ? 0 : x;
+}
+
+/** An empty cell presented as a space in the same colours. */
+function asSpace(cell: IBufferCell): IBufferCell {
+  if (cell.getChars() !== "") return cell;
+  return new Proxy(cell, {
+    get(target, key) {
+      if (key === "getChars") return () => " ";
+      if (key === "getCode") return () => 32;
       const value = Reflect.get(target, key) as unknown;
       return typeof value === "function" ? value.bind(target) : value;
     },

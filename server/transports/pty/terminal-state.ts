@@ -34,7 +34,10 @@ export interface TerminalState {
 
 export function cellState(cell: IBufferCell | undefined): CellState {
   if (!cell) return "";
-  return `${cell.getChars()}|${cell.getWidth()}|${sgr(cell as unknown as AttrLike)}`;
+  // An empty cell and a space in the same colours look the same and copy the same (xterm's
+  // translateToString writes an empty cell as a space): the snapshot may write one as the other.
+  const chars = cell.getChars() || (cell.getWidth() === 1 ? " " : "");
+  return `${chars}|${cell.getWidth()}|${sgr(cell as unknown as AttrLike)}`;
 }
 
 function rowCells(buffer: IBuffer, y: number, cols: number, cell: IBufferCell): CellState[] {
