@@ -48,7 +48,7 @@ const CORPUS: { name: string; size?: [number, number]; events: RecordedEvent[]; 
   {
     name: "text placed with CHA (empty cells between words), reflowed narrower",
     size: [30, 6],
-    events: [{ o: "aaaa\x1b[12Gbbbb\x1b[25Gcccc\x1b[29Gdd\r\n\x1b[11Gx\x1b[24Gyy" }, { r: [12, 6] }, { r: [11, 6] }],
+    events: [{ o: "xxxxxxxxxx\x1b[12Gyy\r\nxxxxxxxx\x1b[11Gyy\r\naaaa\x1b[12Gbbbb\x1b[25Gcccc" }, { r: [10, 6] }],
     after: "z",
   },
   { name: "wide characters and emoji", events: [{ o: "漢字 🙂 e\u0301 ok" }], after: "漢" },
