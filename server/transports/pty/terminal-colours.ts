@@ -1,6 +1,6 @@
 // The colours the mirror answers colour queries with: those of the page that sized the terminal
 // (sent when it attaches), or, before any page did, the dark theme every page starts from.
-import { terminalTheme } from "../../../app/components/terminal-theme.ts";
+import { terminalTheme } from "../../../common/terminal-theme.ts";
 import type { TerminalColours } from "./terminal-extras.ts";
 
 export function coloursOf(dark: boolean): TerminalColours {
