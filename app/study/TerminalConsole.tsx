@@ -1,6 +1,9 @@
 "use client";
 // The live console: xterm.js attached to the session over socket.io. Attaching starts with one
 // replay of the server's screen; after a short drop it resumes from the last output number seen.
+// The page's terminal always has the session's size (the active device's: resize-policy.ts); this page
+// reports the size that would fit it, shows the terminal scaled or scrollable when it does not, with a
+// cue and "Fit to this screen". It never answers the program's queries (terminal-queries.ts).
 import { useEffect, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
@@ -15,7 +18,10 @@ import { keepAttached, type AttachStatus } from "./keep-attached";
 import { terminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
-import { supportPhone } from "./phone-support";
+import { PHONE_QUERY, supportPhone } from "./phone-support";
+import { swallowTerminalQueries } from "./terminal-queries";
+import { fitView, sizeCue } from "./terminal-fit";
+import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 
@@ -36,6 +42,8 @@ export function TerminalConsole({
   const [status, setStatus] = useState<AttachStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [keys] = useState(() => new KeyBarKeys());
+  const [cue, setCue] = useState<string | null>(null);
+  const fitHere = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const element = host.current;
@@ -53,6 +61,7 @@ export function TerminalConsole({
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon());
+    const stopSwallowing = swallowTerminalQueries(term.parser);
     term.open(element);
     (window as unknown as { __studyloopTerm?: Terminal }).__studyloopTerm = term;
 
@@ -72,24 +81,57 @@ export function TerminalConsole({
     };
     const ackTimer = setInterval(sendAck, 100);
 
+    const device = (): DeviceKind => (window.matchMedia(PHONE_QUERY).matches ? "phone" : "laptop");
+    let sizedFor: DeviceKind | undefined;
+    let fits: { cols: number; rows: number } | undefined;
+
+    // Scaled (or scrollable) to this page's width; the cue when the terminal is sized for another screen.
+    const showFit = () => {
+      const xterm = term.element;
+      const screen = element.querySelector<HTMLElement>(".xterm-screen");
+      if (!xterm || !screen) return;
+      const naturalWidth = screen.offsetWidth;
+      const naturalHeight = screen.offsetHeight;
+      const view = fitView({ hostWidth: element.clientWidth, naturalWidth, hostHeight: element.clientHeight, naturalHeight, phone: device() === "phone" });
+      xterm.style.transformOrigin = "0 0";
+      xterm.style.transform = view.scale < 1 ? `scale(${view.scale})` : "";
+      xterm.style.width = `${naturalWidth}px`;
+      // Rows past the bottom (a phone) or columns past the edge (scroll mode): the host scrolls to them.
+      xterm.style.height = view.scale < 1 ? "" : `${Math.max(naturalHeight, element.clientHeight)}px`;
+      element.classList.toggle("terminal-host-scroll", view.scroll || (view.scale >= 1 && naturalHeight > element.clientHeight));
+      setCue(sizeCue({ cols: term.cols, rows: term.rows, fitCols: fits?.cols, fitRows: fits?.rows, sizedFor, device: device() }));
+    };
+
+    /** Tells the server the size that would fit here; the terminal takes it only on the active device. */
     const sendSize = () => {
+      let proposed: { cols: number; rows: number } | undefined;
       try {
-        fit.fit();
+        proposed = fit.proposeDimensions();
       } catch {
-        return;
+        proposed = undefined;
       }
-      if (socket.connected) socket.emit("terminal:resize", { sessionId: id, cols: term.cols, rows: term.rows });
+      if (proposed && Number.isFinite(proposed.cols) && Number.isFinite(proposed.rows)) {
+        fits = { cols: Math.max(2, proposed.cols), rows: Math.max(1, proposed.rows) };
+        const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+        if (socket.connected) socket.emit("terminal:resize", { sessionId: id, ...fits, device: device(), dark });
+      }
+      showFit();
+    };
+    fitHere.current = () => {
+      sendSize();
+      if (socket.connected) socket.emit("terminal:fit", { sessionId: id });
     };
 
     const onFrame = (sessionId: string, frame: TerminalFrameView) => {
       if (sessionId !== id || disposed) return;
       if (frame.type === "replay") {
-        // Restore at the size the snapshot was taken at, then fit to this screen.
+        // Restore at the size the snapshot was taken at: the session's size, whatever fits this page.
         term.reset();
         term.resize(frame.cols, frame.rows);
+        sizedFor = frame.sizedFor;
         term.write(frame.data, () => {
           parsed(frame.data.length);
-          sendSize();
+          showFit();
           setRestored(true);
         });
         lastSeq = frame.seq;
@@ -99,6 +141,8 @@ export function TerminalConsole({
         term.write(frame.data, () => parsed(frame.data.length));
       } else if (frame.type === "resize") {
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
+        sizedFor = frame.sizedFor;
+        showFit();
       }
     };
     const onTerminalError = (sessionId: string, message: string) => {
@@ -121,6 +165,8 @@ export function TerminalConsole({
       applicationCursor: () => term.modes.applicationCursorKeysMode,
     });
     const input = term.onData((data) => keys.typed(data));
+    // Mouse reports in the default (X10) encoding: bytes, not text.
+    const binary = term.onBinary((data) => socket.emit("terminal:input", { sessionId: id, data, binary: true }));
     const stopPhone = supportPhone(frame.current, socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
@@ -131,6 +177,9 @@ export function TerminalConsole({
       clearInterval(ackTimer);
       observer.disconnect();
       input.dispose();
+      binary.dispose();
+      stopSwallowing();
+      fitHere.current = () => undefined;
       stopPhone();
       keys.disconnect();
       release();
@@ -148,6 +197,14 @@ export function TerminalConsole({
         <div className="terminal-host" ref={host} />
         {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
       </div>
+      {cue ? (
+        <p className="terminal-cue" data-testid="terminal-cue">
+          {cue} ·{" "}
+          <button type="button" className="link-button" onClick={() => fitHere.current()}>
+            Fit to this screen
+          </button>
+        </p>
+      ) : null}
       <KeyBar keys={keys} />
     </section>
   );

@@ -3,7 +3,7 @@
 import type { StudySocket } from "../components/socket";
 
 /** Below this width, or on a touch screen, the console fills the visible screen height. */
-const PHONE_QUERY = "(max-width: 700px), (pointer: coarse)";
+export const PHONE_QUERY = "(max-width: 700px), (pointer: coarse)";
 /** Elements that may be fixed to the bottom of the screen over the page (app/study/ParkThought.tsx). */
 const BOTTOM_DOCKS = ".park-dock";
 /** The terminal never gets shorter than this (px), however little the keyboard leaves. */

@@ -33,3 +33,54 @@ export async function startSessionFromPage(page: Page, topic: string, energy = 5
   await page.getByRole("button", { name: "Start session" }).click();
   await expect(page.getByTestId("console-status")).toHaveText("live");
 }
+
+/** A terminal's visible cells, cursor, size and modes, through the API @xterm/xterm and @xterm/headless share. */
+export interface ScreenCells {
+  cols: number;
+  rows: number;
+  buffer: string;
+  cursor: [number, number];
+  modes: Record<string, unknown>;
+  /** Per row: each cell as chars|width|colour modes and values|attribute flags. */
+  lines: string[];
+}
+
+/**
+ * Reads a terminal's screen cell by cell. Self-contained (no closures), so the same function runs in
+ * the page on its xterm and in the test process on a headless one.
+ */
+export function readScreenCells(term: unknown): ScreenCells | null {
+  type Cell = {
+    getChars(): string; getWidth(): number; getFgColorMode(): number; getFgColor(): number; getBgColorMode(): number; getBgColor(): number;
+    isBold(): number; isDim(): number; isItalic(): number; isUnderline(): number; isBlink(): number; isInverse(): number; isInvisible(): number;
+    isStrikethrough(): number; isOverline(): number;
+  };
+  type Line = { getCell(x: number): Cell | undefined };
+  type Buffer = { type: string; baseY: number; cursorX: number; cursorY: number; getLine(y: number): Line | undefined };
+  const t = term as { cols: number; rows: number; modes: Record<string, unknown>; buffer: { active: Buffer } } | undefined;
+  if (!t) return null;
+  const buffer = t.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < t.rows; y++) {
+    const line = buffer.getLine(buffer.baseY + y);
+    const cells: string[] = [];
+    for (let x = 0; x < t.cols; x++) {
+      const c = line?.getCell(x);
+      if (!c) {
+        cells.push("-");
+        continue;
+      }
+      const flags = [c.isBold(), c.isDim(), c.isItalic(), c.isUnderline(), c.isBlink(), c.isInverse(), c.isInvisible(), c.isStrikethrough(), c.isOverline()]
+        .map((f) => (f ? 1 : 0))
+        .join("");
+      cells.push(`${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`);
+    }
+    lines.push(cells.join(" "));
+  }
+  return { cols: t.cols, rows: t.rows, buffer: buffer.type, cursor: [buffer.cursorX, buffer.cursorY], modes: { ...t.modes }, lines };
+}
+
+/** The study page's terminal, read cell by cell (readScreenCells). */
+export async function pageCells(page: Page): Promise<ScreenCells | null> {
+  return page.evaluate(`(${readScreenCells.toString()})(window.__studyloopTerm)`) as Promise<ScreenCells | null>;
+}

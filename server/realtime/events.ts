@@ -3,6 +3,7 @@
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { DeviceKind } from "../transports/pty/resize-policy.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { StudyLiveView } from "../study/study-view.ts";
 
@@ -20,8 +21,15 @@ export interface AttachRequest {
 export interface ClientToServerEvents {
   "terminal:attach": (request: AttachRequest, ack: Ack<{ session: SessionView }>) => void;
   "terminal:detach": (request: { sessionId: string }) => void;
-  "terminal:input": (request: { sessionId: string; data: string }) => void;
-  "terminal:resize": (request: { sessionId: string; cols: number; rows: number }) => void;
+  /** What the learner typed (or pasted, or clicked); `binary`: one byte a char (xterm's onBinary). */
+  "terminal:input": (request: { sessionId: string; data: string; binary?: boolean }) => void;
+  /**
+   * The size that would fit this page's screen, its kind and colour scheme. It takes the terminal's
+   * size only on the active device (resize-policy.ts); other pages scale the terminal to fit.
+   */
+  "terminal:resize": (request: { sessionId: string; cols: number; rows: number; device?: DeviceKind; dark?: boolean }) => void;
+  /** "Fit to this screen": this page becomes the active device and the terminal takes its size. */
+  "terminal:fit": (request: { sessionId: string }) => void;
   /** Characters the page's xterm has parsed: the server's flow control waits for these. */
   "terminal:ack": (request: { sessionId: string; chars: number }) => void;
   /** Chat (ACP) sessions: every stored event after sinceSeq, then each new one. */

@@ -9,10 +9,18 @@ const sessionId = z.string().uuid();
 
 export const AttachSchema = z.object({ sessionId, sinceSeq: z.number().int().min(-1).optional() }).strict();
 export const DetachSchema = z.object({ sessionId }).strict();
-export const InputSchema = z.object({ sessionId, data: z.string().min(1).max(INPUT_MAX_CHARS) }).strict();
+export const InputSchema = z.object({ sessionId, data: z.string().min(1).max(INPUT_MAX_CHARS), binary: z.boolean().optional() }).strict();
 export const ResizeSchema = z
-  .object({ sessionId, cols: z.number().int().min(2).max(500), rows: z.number().int().min(1).max(300) })
+  .object({
+    sessionId,
+    cols: z.number().int().min(2).max(500),
+    rows: z.number().int().min(1).max(300),
+    device: z.enum(["phone", "laptop"]).optional(),
+    dark: z.boolean().optional(),
+  })
   .strict();
+/** terminal:fit: the page asks for the terminal to take its size. */
+export const FitSchema = z.object({ sessionId }).strict();
 export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).max(100_000_000) }).strict();
 
 export const PromptSchema = z.object({ sessionId, text: z.string().trim().min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS) }).strict();

@@ -9,7 +9,7 @@ import type { SessionStateView, SessionView } from "../sessions/session-view.ts"
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
-import { AckSchema, AttachSchema, DetachSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
+import { AckSchema, AttachSchema, DetachSchema, FitSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type StudySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -166,7 +166,7 @@ export function attachRealtime(
       if (!parsed.success) return;
       const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
       if (!terminal) return refuse(socket, parsed.data.sessionId);
-      terminal.input(socket.id, parsed.data.data);
+      terminal.input(socket.id, parsed.data.data, { binary: parsed.data.binary });
     });
 
     socket.on("terminal:resize", (payload) => {
@@ -174,7 +174,16 @@ export function attachRealtime(
       if (!parsed.success) return;
       const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
       if (!terminal) return refuse(socket, parsed.data.sessionId);
-      terminal.resize(socket.id, parsed.data.cols, parsed.data.rows);
+      const { cols, rows, device, dark } = parsed.data;
+      terminal.resize(socket.id, { cols, rows, device, dark });
+    });
+
+    socket.on("terminal:fit", (payload) => {
+      const parsed = FitSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+      if (!terminal) return refuse(socket, parsed.data.sessionId);
+      terminal.fit(socket.id);
     });
 
     socket.on("terminal:ack", (payload) => {

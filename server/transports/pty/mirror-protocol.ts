@@ -2,6 +2,7 @@
 // sides agree on them; postMessage copies them (structured clone), so they hold only plain data.
 import type { ScreenPreview } from "./screen-preview.ts";
 import type { MirrorSnapshot } from "./terminal-mirror.ts";
+import type { TerminalColours } from "./terminal-extras.ts";
 
 export interface MirrorWorkerData {
   readonly cols: number;
@@ -9,12 +10,15 @@ export interface MirrorWorkerData {
   readonly scrollback?: number;
   /** Nice value for the worker's thread (Linux: per thread), or undefined to leave it as it is. */
   readonly nice?: number;
+  readonly colours?: TerminalColours;
 }
 
 /** To the worker. Handled strictly in order, which is what keeps snapshots exact. */
 export type MirrorRequest =
   | { readonly type: "write"; readonly data: string }
   | { readonly type: "resize"; readonly cols: number; readonly rows: number }
+  /** Colour queries after this are answered with these colours. */
+  | { readonly type: "colours"; readonly colours: TerminalColours }
   | { readonly type: "snapshot"; readonly id: number; readonly excludeModes: boolean }
   | { readonly type: "preview"; readonly id: number };
 
@@ -22,6 +26,8 @@ export type MirrorRequest =
 export type MirrorReply =
   /** This many more writes (in the order they were sent) have been parsed. */
   | { readonly type: "parsed"; readonly writes: number }
+  /** The terminal's answer to a query in the output (DA, CPR, OSC 11...): for the program's input. */
+  | { readonly type: "reply"; readonly data: string }
   | { readonly type: "snapshot"; readonly id: number; readonly snapshot: MirrorSnapshot }
   | { readonly type: "preview"; readonly id: number; readonly preview: ScreenPreview }
   /** A snapshot or preview could not be taken. */

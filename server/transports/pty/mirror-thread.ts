@@ -9,6 +9,7 @@ import { buildSync } from "esbuild";
 import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./terminal-mirror.ts";
+import type { TerminalColours } from "./terminal-extras.ts";
 
 export const MirrorThreadLimits = {
   /**
@@ -93,6 +94,8 @@ export class MirrorThread {
   private previewCache: { version: number; preview: Promise<ScreenPreview> } | undefined;
   private failure: Error | undefined;
   private disposed = false;
+  /** Gets the terminal's answers to the program's queries, in order (see TerminalMirror). */
+  onReply: ((data: string) => void) | undefined;
 
   constructor(
     cols: number,
@@ -102,14 +105,19 @@ export class MirrorThread {
       log?: (message: string) => void;
       /** The worker's script (tests: a worker that fails); defaults to mirror-worker.ts, bundled. */
       workerSource?: string;
+      colours?: TerminalColours;
+      /** The terminal's answers to the program's queries, in order (see TerminalMirror). */
+      onReply?: (data: string) => void;
     } = {},
   ) {
+    this.onReply = options.onReply;
     this.size = { cols, rows };
     const workerData: MirrorWorkerData = {
       cols,
       rows,
       scrollback: options.scrollback ?? MirrorLimits.SCROLLBACK_LINES,
       nice: MirrorThreadLimits.NICE,
+      ...(options.colours ? { colours: options.colours } : {}),
     };
     const log = options.log ?? console.error;
     this.worker = new Worker(options.workerSource ?? mirrorWorkerSource(), { eval: true, workerData });
@@ -170,6 +178,13 @@ export class MirrorThread {
     return preview;
   }
 
+  /** Colour queries after everything written so far are answered with these colours. */
+  setColours(colours: TerminalColours): void {
+    if (this.disposed || this.failure) return;
+    this.postBatch();
+    this.post({ type: "colours", colours });
+  }
+
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
     this.size = { cols, rows };
@@ -228,6 +243,9 @@ export class MirrorThread {
     switch (reply.type) {
       case "parsed":
         for (let i = 0; i < reply.writes && this.writes.length > 0; i++) this.parsedOne();
+        return;
+      case "reply":
+        this.onReply?.(reply.data);
         return;
       case "snapshot":
         this.settleRead(reply.id, (pending) => pending.resolve(reply.snapshot));

@@ -17,8 +17,12 @@ if (options.nice !== undefined) {
   }
 }
 
-const mirror = new TerminalMirror(options.cols, options.rows, { scrollback: options.scrollback });
 const reply = (message: MirrorReply) => port.postMessage(message);
+const mirror = new TerminalMirror(options.cols, options.rows, {
+  scrollback: options.scrollback,
+  colours: options.colours,
+  onReply: (data) => reply({ type: "reply", data }),
+});
 
 // Parsed writes are reported in batches (xterm parses many small writes in one slice), and always
 // before a snapshot reply, so the session learns of them in the order they happened.
@@ -58,6 +62,9 @@ port.on("message", (request: MirrorRequest) => {
       return;
     case "resize":
       mirror.resize(request.cols, request.rows);
+      return;
+    case "colours":
+      mirror.setColours(request.colours);
       return;
     case "snapshot":
       answer(request.id, mirror.snapshot({ excludeModes: request.excludeModes }), (snapshot) => ({ type: "snapshot", id: request.id, snapshot }));

@@ -127,7 +127,7 @@ export class PtyProcess {
   }
 
   /** Written even while output is paused: input and output are independent (Ctrl-C under a flood). */
-  write(data: string): void {
+  write(data: string | Buffer): void {
     if (this.exitLatch.value) return;
     this.pty.write(data);
   }

@@ -1,12 +1,15 @@
-// The server's copy of a terminal's screen and scrollback (@xterm/headless + SerializeAddon), from which
-// attaching viewers get a snapshot and ended sessions keep a transcript. Keep it out of Next's bundle.
-import serializeAddon from "@xterm/addon-serialize";
+// The server's copy of a terminal's screen and scrollback (@xterm/headless), from which attaching
+// viewers get an exact snapshot and ended sessions keep a transcript. It is also the one terminal that
+// answers the program's queries (DA, CPR, OSC 10/11...): its replies go to `onReply`, the pty's input.
+// Keep it out of Next's bundle.
 import headless from "@xterm/headless";
+import { exactSerializer, type ExactSerializer } from "./exact-snapshot.ts";
 import { previewScreen, type ScreenPreview } from "./screen-preview.ts";
+import { TerminalExtras, type TerminalColours } from "./terminal-extras.ts";
+import { DEFAULT_TERMINAL_COLOURS } from "./terminal-colours.ts";
 
-// Under Node ESM these CommonJS packages only have a default export (see STACK-NOTES "xterm on the server").
+// Under Node ESM this CommonJS package only has a default export (see STACK-NOTES "xterm on the server").
 const { Terminal } = headless;
-const { SerializeAddon } = serializeAddon;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
 
 export const MirrorLimits = {
@@ -40,7 +43,8 @@ export class MirrorDisposedError extends Error {
  */
 export class TerminalMirror {
   private readonly terminal: HeadlessTerminal;
-  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  private readonly extras: TerminalExtras;
+  private readonly serializer: ExactSerializer;
   private size: { cols: number; rows: number };
   private unparsedChars = 0;
   /** Bumped whenever parsed content or the size changes: a cached snapshot is valid while it matches. */
@@ -54,16 +58,29 @@ export class TerminalMirror {
   private disposed = false;
   private readonly waiters = new Set<(error: Error) => void>();
 
-  constructor(cols: number, rows: number, options: { scrollback?: number } = {}) {
+  constructor(
+    cols: number,
+    rows: number,
+    options: {
+      scrollback?: number;
+      /** The colours OSC 10/11/12 and OSC 4 queries are answered with. */
+      colours?: TerminalColours;
+      /** The terminal's answers to the program's queries, in order: write them to the program. */
+      onReply?: (data: string) => void;
+    } = {},
+  ) {
     this.terminal = new Terminal({
       cols,
       rows,
       scrollback: options.scrollback ?? MirrorLimits.SCROLLBACK_LINES,
       allowProposedApi: true,
     });
-    this.serializer = new SerializeAddon();
-    // The addon's typings name the browser Terminal; the headless one provides what it uses.
-    this.terminal.loadAddon(this.serializer as unknown as Parameters<HeadlessTerminal["loadAddon"]>[0]);
+    const reply = (data: string) => {
+      if (!this.disposed) options.onReply?.(data);
+    };
+    this.terminal.onData(reply);
+    this.extras = new TerminalExtras(this.terminal, options.colours ?? DEFAULT_TERMINAL_COLOURS, reply);
+    this.serializer = exactSerializer(this.terminal, this.extras);
     this.size = { cols: this.terminal.cols, rows: this.terminal.rows };
   }
 
@@ -128,6 +145,12 @@ export class TerminalMirror {
     });
   }
 
+  /** Queries after this are answered with these colours. Queued behind earlier writes, like `resize`. */
+  setColours(colours: TerminalColours): void {
+    if (this.disposed) return;
+    this.terminal.write("", () => this.extras.setTheme(colours));
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -135,6 +158,7 @@ export class TerminalMirror {
     this.waiters.clear();
     this.cache.clear();
     this.serializer.dispose();
+    this.extras.dispose();
     this.terminal.dispose();
   }
 

@@ -199,35 +199,40 @@ describe("TerminalSession", () => {
     expect(await session.snapshotTranscript()).toContain("line 5000\r\n");
   });
 
-  it("sizes the terminal for the device that typed last", async () => {
+  it("sizes the terminal for the active device: the first to report, then whoever typed or asked", async () => {
     const session = startTutor();
     const laptop = viewer(session, "laptop");
     const phone = viewer(session, "phone");
     await laptop.attach();
     await laptop.waitFor(PROMPT);
-    session.resize("laptop", 120, 40);
+    session.resize("laptop", { cols: 120, rows: 40, device: "laptop" });
+    // The first size reported to a terminal nobody has claimed: the page that started the session.
     expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
     await phone.attach();
-    session.resize("phone", 50, 20);
-    // Nobody has typed yet: the last size reported wins.
-    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 50, rows: 20 });
+    session.resize("phone", { cols: 50, rows: 20, device: "phone" });
+    // A late attach reports its size and takes nothing.
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+    // Focus reports are automatic: they claim nothing either.
+    session.input("phone", "\x1b[I");
+    expect(session.cols).toBe(120);
 
-    let mark = laptop.position;
+    let mark = phone.position;
+    session.input("phone", "\x15size\r"); // Ctrl-U first: the focus report went into the line
+    await phone.waitFor("size 50x20", { from: mark });
+    expect(laptop.frames.filter((f) => f.type === "resize").at(-1)).toMatchObject({ cols: 50, rows: 20, sizedFor: "phone" });
+
+    // "Fit to this screen" takes it back without typing.
+    session.fit("laptop");
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+    mark = laptop.position;
     session.input("laptop", "size\r");
     await laptop.waitFor("size 120x40", { from: mark });
-    expect(phone.frames.filter((f) => f.type === "resize").at(-1)).toMatchObject({ cols: 120, rows: 40 });
 
-    // The phone's size report alone does not take the terminal from the laptop's typist...
-    session.resize("phone", 45, 20);
-    expect(session.cols).toBe(120);
-    // ...typing does.
-    mark = phone.position;
-    session.input("phone", "size\r");
-    await phone.waitFor("size 45x20", { from: mark });
-
-    // The typist leaves: the other device's size applies.
+    // The active device leaves: the others keep the size they see.
+    session.input("phone", "\r");
     session.detach("phone");
-    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
+    expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 50, rows: 20 });
+    session.fit("laptop");
 
     // A replay after a resize carries the size it was taken at.
     const late = viewer(session, "late");
@@ -321,12 +326,13 @@ describe("TerminalSession", () => {
     const phone = viewer(session, "phone");
     await laptop.attach();
     await phone.attach();
-    session.resize("laptop", 120, 40);
-    session.resize("phone", 50, 20);
+    session.resize("laptop", { cols: 120, rows: 40 });
+    session.resize("phone", { cols: 50, rows: 20 });
+    session.input("phone", "\r");
     session.input("laptop", "\r");
     expect(session.cols).toBe(120);
     await laptop.attach({ sinceSeq: laptop.lastSeq });
-    session.resize("phone", 60, 20); // the phone re-reports; the laptop is still the last typist
+    session.resize("phone", { cols: 60, rows: 20 }); // the phone re-reports; the laptop is still the last typist
     expect({ cols: session.cols, rows: session.rows }).toEqual({ cols: 120, rows: 40 });
   });
 
@@ -352,7 +358,21 @@ describe("TerminalSession", () => {
     await expect(laptop.attach()).rejects.toThrow(/Could not attach/);
     session.input("laptop", "x");
     session.ack("laptop", 10);
-    session.resize("laptop", 10, 10);
+    session.resize("laptop", { cols: 10, rows: 10 });
+  });
+
+  it("answers the program's terminal queries once, with no viewer attached, and from the mirror's screen", async () => {
+    const session = startTutor();
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    session.detach("laptop");
+    // The test tutor's "query" command sends DA1, CPR and OSC 11 and prints what came back.
+    const again = viewer(session, "again");
+    session.input("nobody", "query\r");
+    await again.attach();
+    await again.waitFor(/answers: .*\[\?1;2c.*\[\d+;\d+R.*\]11;rgb:1010\/1212\/1515/);
+    expect(again.text().match(/\[\?1;2c/g)).toHaveLength(1);
   });
 
   it("detaches a viewer whose send throws, and keeps serving the others", async () => {

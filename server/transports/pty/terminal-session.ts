@@ -3,7 +3,15 @@
 // the resize policy. Composes PtyProcess, MirrorThread and FlowController; knows nothing of sockets.
 import { FlowController } from "./flow-control.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
-import { clampTerminalSize, decideTerminalSize, type TerminalSize, type ViewerSizeFacts } from "./resize-policy.ts";
+import {
+  activeViewer,
+  clampTerminalSize,
+  isDeviceActivity,
+  type DeviceKind,
+  type TerminalSize,
+  type ViewerSizeFacts,
+} from "./resize-policy.ts";
+import { coloursOf } from "./terminal-colours.ts";
 import { MirrorThread } from "./mirror-thread.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
@@ -13,9 +21,18 @@ export type TerminalFrame =
   /** Chunk number `seq` of the program's output. Numbers increase by one per chunk, from 1. */
   | { type: "output"; seq: number; data: string }
   /** The whole screen and scrollback as of chunk `seq` (0: before any output), taken at cols x rows. */
-  | { type: "replay"; seq: number; data: string; cols: number; rows: number }
-  /** The terminal was resized after chunk `seq`. */
-  | { type: "resize"; seq: number; cols: number; rows: number };
+  | { type: "replay"; seq: number; data: string; cols: number; rows: number; sizedFor?: DeviceKind }
+  /** The terminal was resized after chunk `seq`, for the active device (a `sizedFor` screen). */
+  | { type: "resize"; seq: number; cols: number; rows: number; sizedFor?: DeviceKind };
+
+/** What a viewer tells the session about its screen. */
+export interface ViewerScreen {
+  readonly cols: number;
+  readonly rows: number;
+  readonly device?: DeviceKind;
+  /** Its terminal's colour scheme: the mirror answers colour queries with the active device's. */
+  readonly dark?: boolean;
+}
 
 export const TerminalSessionLimits = {
   /**
@@ -58,9 +75,8 @@ interface Viewer {
   queued: RingFrame[];
   /** Live output was skipped while it was stalled: resync it with a replay once it catches up. */
   missedOutput: boolean;
-  size: TerminalSize | undefined;
-  typedAt: number | undefined;
-  sizedAt: number | undefined;
+  screen: ViewerScreen | undefined;
+  claimedAt: number | undefined;
 }
 
 const MIRROR = "mirror";
@@ -78,8 +94,14 @@ export class TerminalSession {
   private resumeFloor = 0;
   private seq = 0;
   private size: TerminalSize;
-  /** Orders typing and size reports for the resize policy. */
+  /** Orders the viewers' claims on the size for the resize policy; its value is the latest claim. */
   private clock = 0;
+  /** Some viewer has claimed the size: later size reports alone no longer resize (resize-policy.ts). */
+  private claimed = false;
+  private sizedFor: DeviceKind | undefined;
+  private dark: boolean | undefined;
+  /** Every output and resize frame, in order, as viewers get them (a recorder taps here). */
+  private readonly frameListeners = new Set<(frame: RingFrame) => void>();
   private stallTimer: NodeJS.Timeout | undefined;
   private stallTimerDue = 0;
   private killTimer: NodeJS.Timeout | undefined;
@@ -96,6 +118,10 @@ export class TerminalSession {
     this.pid = pty.pid;
     this.size = size;
     this.flow.add(MIRROR, { required: true });
+    mirror.onReply = (data) => {
+      // The mirror's answer to a query in the output: the program's input, and nobody's activity.
+      if (!this.disposed && !this.exited.value) this.pty.write(data);
+    };
     this.subscriptions = [
       pty.onData((data) => this.handleOutput(data)),
       pty.onExit((exit) => this.handleExit(exit)),
@@ -164,9 +190,8 @@ export class TerminalSession {
       state: "syncing",
       queued: [],
       missedOutput: false,
-      size: previous?.size,
-      typedAt: previous?.typedAt,
-      sizedAt: previous?.sizedAt,
+      screen: previous?.screen,
+      claimedAt: previous?.claimedAt,
     };
     this.viewers.set(viewerId, viewer);
     this.flow.add(viewerKey(viewerId));
@@ -197,24 +222,40 @@ export class TerminalSession {
     }
   }
 
-  /** Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). */
-  input(viewerId: string, data: string): void {
+  /**
+   * Writes what a viewer typed, even while output is paused (so Ctrl-C works under a flood). Typing
+   * claims the size; automatic reports (focus in/out) do not. `binary`: each char is one byte (xterm's
+   * onBinary: mouse reports in the default encoding), not text to encode as UTF-8.
+   */
+  input(viewerId: string, data: string, opts: { binary?: boolean } = {}): void {
     if (this.disposed || this.exited.value) return;
     const viewer = this.viewers.get(viewerId);
-    if (viewer) {
-      viewer.typedAt = ++this.clock;
-      this.applySizePolicy();
-    }
-    this.pty.write(data);
+    if (viewer && isDeviceActivity(data)) this.claim(viewer);
+    this.pty.write(opts.binary ? Buffer.from(data, "latin1") : data);
   }
 
-  /** Records the size of a viewer's screen; the terminal takes it if the resize policy says so. */
-  resize(viewerId: string, cols: number, rows: number): void {
+  /**
+   * Records a viewer's screen (the size that would fit it, its kind, its colours). It takes the size
+   * only if it is the active device, or the first to report one (resize-policy.ts).
+   */
+  resize(viewerId: string, screen: ViewerScreen): void {
     const viewer = this.viewers.get(viewerId);
     if (!viewer || this.disposed) return;
-    viewer.size = clampTerminalSize({ cols, rows });
-    viewer.sizedAt = ++this.clock;
-    this.applySizePolicy();
+    viewer.screen = { ...screen, ...clampTerminalSize(screen) };
+    if (!this.claimed) this.claim(viewer);
+    else this.applySizePolicy();
+  }
+
+  /** "Fit to this screen": the viewer becomes the active device. */
+  fit(viewerId: string): void {
+    const viewer = this.viewers.get(viewerId);
+    if (viewer && !this.disposed) this.claim(viewer);
+  }
+
+  /** Every output and resize frame from now on, in order (a recorder's tap). */
+  onFrame(listener: (frame: Extract<TerminalFrame, { type: "output" | "resize" }>) => void): Disposable {
+    this.frameListeners.add(listener);
+    return { dispose: () => this.frameListeners.delete(listener) };
   }
 
   /** A viewer has parsed `chars` more chars of output/replay data. */
@@ -283,6 +324,7 @@ export class TerminalSession {
     if (this.disposed) return;
     const frame: RingFrame = { type: "output", seq: ++this.seq, data };
     this.remember(frame);
+    this.emitFrame(frame);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
@@ -335,7 +377,8 @@ export class TerminalSession {
     const queued = viewer.queued;
     viewer.queued = [];
     this.flow.sentReplay(viewerKey(viewer.id), snapshot.data.length);
-    this.send(viewer, { type: "replay", seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows });
+    const sizedFor = this.sizedFor;
+    this.send(viewer, { type: "replay", seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows, ...(sizedFor ? { sizedFor } : {}) });
     for (const frame of queued) {
       if (this.viewers.get(viewer.id) !== viewer) return;
       this.send(viewer, frame);
@@ -381,21 +424,47 @@ export class TerminalSession {
     }
   }
 
+  private claim(viewer: Viewer): void {
+    viewer.claimedAt = ++this.clock;
+    this.claimed = true;
+    this.applySizePolicy();
+  }
+
+  private emitFrame(frame: RingFrame): void {
+    for (const listener of this.frameListeners) {
+      try {
+        listener(frame);
+      } catch (error) {
+        this.log(`A terminal frame listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /** The active device's screen sets the size (and the colours queries are answered with). */
   private applySizePolicy(): void {
     if (this.disposed) return;
     const facts: ViewerSizeFacts[] = [...this.viewers.values()].map((viewer) => ({
       viewerId: viewer.id,
-      size: viewer.size,
-      typedAt: viewer.typedAt,
-      sizedAt: viewer.sizedAt,
+      size: viewer.screen,
+      claimedAt: viewer.claimedAt,
     }));
-    const next = decideTerminalSize(this.size, facts);
-    if (next.cols === this.size.cols && next.rows === this.size.rows) return;
+    const active = activeViewer(facts, this.claimed ? this.clock : undefined);
+    const screen = active ? this.viewers.get(active.viewerId)?.screen : undefined;
+    if (!screen) return; // nobody active: everything stays as it is
+    if (screen.dark !== undefined && screen.dark !== this.dark) {
+      this.dark = screen.dark;
+      this.mirror.setColours(coloursOf(screen.dark));
+    }
+    const next = clampTerminalSize(screen);
+    const sizedFor = screen.device ?? this.sizedFor;
+    if (next.cols === this.size.cols && next.rows === this.size.rows && sizedFor === this.sizedFor) return;
     this.size = next;
+    this.sizedFor = sizedFor;
     this.pty.resize(next.cols, next.rows);
     this.mirror.resize(next.cols, next.rows);
-    const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows };
+    const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
     this.remember(frame);
+    this.emitFrame(frame);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
   }
 
