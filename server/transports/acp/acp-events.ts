@@ -2,6 +2,7 @@
 // Shared by the server (which stores and sends them) and the browser (which folds them into a chat).
 
 export type AcpEventKind =
+  | "agent_info"
   | "user_message"
   | "agent_message_chunk"
   | "agent_thought_chunk"
@@ -27,4 +28,10 @@ export const ACP_LIMITS = {
   PROMPT_MAX_CHARS: 16_000,
   /** Characters of a non-protocol line quoted back to the learner. */
   QUOTE_CHARS: 120,
+  /** A turn with no event from the agent for this long is stopped (STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS). */
+  TURN_TIMEOUT_MS: 180_000,
+  /** After Stop, how long the agent has to end the turn itself before it is ended without it. */
+  CANCEL_GRACE_MS: 5_000,
+  /** The chat says "no answer for N s" (with Stop and Retry) after this long without an event. */
+  SILENCE_NOTICE_MS: 15_000,
 } as const;
