@@ -2,7 +2,7 @@
 // No raw HTML (it is shown as text), links only to the web or mail, images only from this session's
 // own files. KaTeX's CSS and fonts are bundled with the app: nothing loads from elsewhere.
 import "katex/dist/katex.min.css";
-import "highlight.js/styles/github.css";
+import "./markdown.css";
 import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";

@@ -33,6 +33,7 @@ export function StudyRoom({
 }) {
   const [state, setState] = useState(initialState);
   const [justEnded, setJustEnded] = useState<SessionView | null>(null);
+  const [failedStart, setFailedStart] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
     const res = await fetch("/api/session/state", { cache: "no-store" });
@@ -69,7 +70,8 @@ export function StudyRoom({
   if (session) {
     return <NotAttachable state={state} onChanged={refresh} />;
   }
-  const ended = justEnded ?? state.lastEnded;
+  const shown = justEnded ?? state.lastEnded;
+  const ended = shown && shown.id !== failedStart ? shown : null; // the start form explains its own failure
   return (
     <>
       {ended ? (
@@ -82,7 +84,7 @@ export function StudyRoom({
           </p>
         </section>
       ) : null}
-      <StartForm agents={agents} suggestions={suggestions} onStarted={(next) => { setJustEnded(null); setState(next); }} />
+      <StartForm agents={agents} suggestions={suggestions} onFailed={setFailedStart} onStarted={(next) => { setJustEnded(null); setState(next); }} />
     </>
   );
 }

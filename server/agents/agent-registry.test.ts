@@ -48,7 +48,7 @@ describe("AgentRegistry listing", () => {
     fs.mkdirSync(bin);
     // claude's terminal program is here, its ACP adapter is not; gemini's one program serves both.
     for (const name of ["claude", "gemini"]) fs.writeFileSync(path.join(bin, name), "#!/bin/sh\n", { mode: 0o755 });
-    const registry = new AgentRegistry(dir, { PATH: bin } as NodeJS.ProcessEnv);
+    const registry = new AgentRegistry(dir, { PATH: bin, NODE_ENV: "test" });
     const claude = registry.list().find((a) => a.name === "claude")!;
     expect(claude.available).toBe(true);
     expect(claude.terminal).toEqual({ command: "claude", available: true });

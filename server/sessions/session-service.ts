@@ -22,7 +22,7 @@ import { focusPlanFor, type FocusPlan } from "../study/focus-plan.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { attachCommand, capturePane, killSession, newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import { LiveRegistry, agentProcess, type LiveRunner, type LiveSession } from "./live-registry.ts";
-import { AcpSession } from "../transports/acp/acp-session.ts";
+import { AcpFailure, AcpSession } from "../transports/acp/acp-session.ts";
 import { AcpFanout } from "../transports/acp/acp-fanout.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import { LIVE_SLOT, SessionStore, type EndWrite, type SessionRow } from "./session-store.ts";
@@ -241,9 +241,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
     }
     const executable = this.deps.agents.resolveExecutable(program.command);
     if (!executable) {
-      throw new ApiError(503, `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${agent.installHint}`, {
-        installHint: agent.installHint,
-      });
+      const installHint = input.transport === "acp" ? (agent.acpInstallHint ?? agent.installHint) : agent.installHint;
+      throw new ApiError(503, `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${installHint}`, { installHint });
     }
 
     const judged = await this.reconcileOpen();
@@ -307,7 +306,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
         cwd,
         // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
         env: withCommandOnPath(
-          agentEnvironment(process.env, { id, token, serverUrl: this.deps.ownerUrl, dataDir: this.deps.dataDir }),
+          agentEnvironment(process.env, { id, token, serverUrl: this.deps.ownerUrl, dataDir: this.deps.dataDir }, agent.envPass),
           installCommand(this.deps.dataDir),
         ),
       };
@@ -316,6 +315,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
         const acp = await AcpSession.start({
           ...launch,
           handshakeTimeoutMs: this.deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000,
+          turnTimeoutMs: this.deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000,
+          ...(agent.signInHint ? { signInHint: agent.signInHint } : {}),
           record: (event) => this.recordAcpEvent(id, event, fanout),
         });
         runner = { kind: "acp", acp, fanout };
@@ -331,7 +332,8 @@ export class SessionService extends EventEmitter<SessionEvents> {
       this.registry.release(id);
       this.acpWrites.delete(id);
       this.emit("changed");
-      throw new ApiError(502, `${agent.label} could not start: ${detail}. The session was ended; check the agent and try again.`);
+      const agentFailure = error instanceof AcpFailure ? error.details : undefined; // its sign-in methods, for the start form
+      throw new ApiError(502, `${agent.label} could not start: ${detail}${/[.!?]$/.test(detail) ? "" : "."} The session was ended; check the agent and try again.`, { sessionId: id, ...(agentFailure ? { agentFailure } : {}) });
     }
 
     const live: LiveSession = {

@@ -43,7 +43,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <section>
         <h2>Transcript</h2>
         {view.transport === "acp" ? (
-          <AcpTranscript events={acpEvents} />
+          <AcpTranscript events={acpEvents} sessionId={view.id} />
         ) : transcript ? (
           <TranscriptView transcript={transcript} />
         ) : (

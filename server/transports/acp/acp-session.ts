@@ -19,6 +19,8 @@ export interface AcpSpawnOptions {
   readonly handshakeTimeoutMs?: number;
   /** A turn with no event from the agent for this long is stopped (the configurable time-out). */
   readonly turnTimeoutMs?: number;
+  /** After Stop, how long the agent has to end the turn itself (tests shorten it). */
+  readonly cancelGraceMs?: number;
   /** How to sign in to this agent, shown when it refuses for want of credentials. */
   readonly signInHint?: string;
 }
@@ -68,6 +70,7 @@ export class AcpSession {
   /** Set when Stop was pressed: the agent gets CANCEL_GRACE_MS to end the turn itself. */
   private stopping: { by: "learner" | "timeout"; timer: NodeJS.Timeout } | undefined;
   private readonly turnTimeoutMs: number;
+  private readonly cancelGraceMs: number;
   private readonly signInHint: string | undefined;
   private readonly cwd: string;
 
@@ -76,6 +79,7 @@ export class AcpSession {
     private readonly record: (event: AcpEventRecord) => void,
   ) {
     this.turnTimeoutMs = opts.turnTimeoutMs ?? ACP_LIMITS.TURN_TIMEOUT_MS;
+    this.cancelGraceMs = opts.cancelGraceMs ?? ACP_LIMITS.CANCEL_GRACE_MS;
     this.signInHint = opts.signInHint;
     this.cwd = opts.cwd;
     this.child = spawn(opts.command, [...opts.args], {
@@ -180,7 +184,7 @@ export class AcpSession {
     this.cancelPermissions();
     this.stopping = {
       by,
-      timer: setTimeout(() => this.endTurn(turn, { stopReason: "cancelled", stoppedBy: by, agentIgnoredStop: true }), ACP_LIMITS.CANCEL_GRACE_MS),
+      timer: setTimeout(() => this.endTurn(turn, { stopReason: "cancelled", stoppedBy: by, agentIgnoredStop: true }), this.cancelGraceMs),
     };
     void this.connection.agent.notify("session/cancel", { sessionId: this.agentSessionId }).catch(() => undefined);
   }

@@ -13,6 +13,13 @@ export const ATTACHMENT_LIMITS = {
 } as const;
 
 export const ATTACHMENTS_DIR = "attachments";
+/** The upload route: the one path whose body may pass the gate's 64 KB JSON limit (up to MAX_BYTES). */
+export const UPLOAD_PATH = /^\/api\/sessions\/[0-9a-f-]{36}\/attachments$/;
+
+/** The largest body the gate lets through to this path. */
+export function bodyLimitFor(pathname: string, jsonLimit: number): number {
+  return UPLOAD_PATH.test(pathname) ? ATTACHMENT_LIMITS.MAX_BYTES : jsonLimit;
+}
 /** Stored names: what the upload writes, the only names a prompt or the file route accepts. */
 export const STORED_NAME = /^[a-z0-9][a-z0-9._-]{0,120}$/;
 
