@@ -47,7 +47,7 @@ describe("safeImageUrl", () => {
 
 describe("Markdown with tutor answers", () => {
   it("keeps identifiers with underscores whole", () => {
-    const out = html("Rename my_var_name to total_sum, and call __init__ once.");
+    const out = html("Rename my_var_name to total_sum, and call `__init__` once.");
     expect(out).not.toContain("<em>");
     expect(textOf(out)).toContain("my_var_name to total_sum, and call __init__ once.");
   });
