@@ -3,13 +3,13 @@
 // own files. KaTeX's CSS and fonts are bundled with the app: nothing loads from elsewhere.
 import "katex/dist/katex.min.css";
 import "./markdown.css";
-import { memo } from "react";
+import { memo, useDeferredValue, useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import rehypeKatex from "rehype-katex";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
-import { healStreaming, remarkArithmeticStars, safeImageUrl, safeLinkUrl } from "./markdown";
+import { healStreaming, remarkArithmeticStars, safeImageUrl, safeLinkUrl, splitBlocks } from "./markdown";
 
 const remarkPlugins = [remarkGfm, remarkMath, remarkArithmeticStars];
 // A formula KaTeX cannot read is shown in red as written, never thrown; \href and friends stay off.
@@ -39,20 +39,35 @@ function components(sessionId: string | undefined): Components {
   };
 }
 
-/** Memoized: a finished message does not re-render while the next one streams. */
+/**
+ * Memoized per message and per block: a finished message does not render again while the next one
+ * streams, and a streaming one renders only its last block again. Under load React may skip
+ * intermediate chunks (a deferred value) rather than fall behind.
+ */
 export const Markdown = memo(function Markdown({ text, sessionId, streaming = false }: { text: string; sessionId?: string; streaming?: boolean }) {
+  const source = useDeferredValue(streaming ? healStreaming(text) : text);
+  const blocks = useMemo(() => splitBlocks(source), [source]);
   return (
     <div className="markdown">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins as never}
-        components={components(sessionId)}
-        // Every address goes through the components above; this only keeps react-markdown's own
-        // filter from rewriting the ones they decide on.
-        urlTransform={(url) => url}
-      >
-        {streaming ? healStreaming(text) : text}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        <Block key={i} text={block} sessionId={sessionId} />
+      ))}
     </div>
+  );
+});
+
+const Block = memo(function Block({ text, sessionId }: { text: string; sessionId?: string }) {
+  const parts = useMemo(() => components(sessionId), [sessionId]);
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins as never}
+      components={parts}
+      // Every address goes through the components above; this only keeps react-markdown's own
+      // filter from rewriting the ones they decide on.
+      urlTransform={(url) => url}
+    >
+      {text}
+    </ReactMarkdown>
   );
 });

@@ -3,7 +3,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "./Markdown";
-import { attachmentUrl, healStreaming, safeImageUrl, safeLinkUrl } from "./markdown";
+import { attachmentUrl, healStreaming, safeImageUrl, safeLinkUrl, splitBlocks } from "./markdown";
 
 const SESSION = "6f1c2a9e-0000-4000-8000-000000000001";
 const html = (text: string, streaming = false) => renderToStaticMarkup(createElement(Markdown, { text, sessionId: SESSION, streaming }));
@@ -132,5 +132,21 @@ describe("a half-streamed answer", () => {
     expect(html("Here:\n\n```js\nconst f = () =>", true)).toContain('class="hljs language-js"');
     expect(html("capture the **enclos", true)).toContain("<strong>enclos</strong>");
     expect(html("$$\n\\sum_{i=1}^n i", true)).toContain('class="katex-display"');
+  });
+});
+
+describe("splitBlocks", () => {
+  it("cuts an answer into whole blocks: a list with blank lines, a table and a math block each stay one", () => {
+    const text = "# T\n\n1. a\n\n2. b\n   - c\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n$$\nx^2\n\n$$\n\n```\ncode\n\nmore\n```";
+    expect(splitBlocks(text)).toEqual(["# T", "1. a\n\n2. b\n   - c", "| x | y |\n|---|---|\n| 1 | 2 |", "$$\nx^2\n\n$$", "```\ncode\n\nmore\n```"]);
+  });
+  it("keeps an answer with link definitions or footnotes whole", () => {
+    expect(splitBlocks("See [docs][1].\n\n[1]: https://example.org")).toHaveLength(1);
+    expect(splitBlocks("A claim.[^1]\n\n[^1]: A source.")).toHaveLength(1);
+  });
+  it("renders the same split as whole", () => {
+    const text = "Intro with $x$.\n\n- a\n- b\n\n```js\nlet a_b = 2*3*4;\n```";
+    expect(html(text)).toContain("<li>a</li>");
+    expect(html(text)).toContain('class="hljs language-js"');
   });
 });

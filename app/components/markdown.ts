@@ -1,7 +1,11 @@
 // The rules around the Markdown renderer (react-markdown): which addresses a tutor's answer may link
 // to or show, how a half-streamed answer is healed, and arithmetic stars that are not emphasis.
 // Pure and browser-safe: the chat, the transcript and the tests share it.
+import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import remarkParse from "remark-parse";
 import remend from "remend";
+import { unified } from "unified";
 
 /** Links open only on the web or in a mail program: no javascript:, data:, file: or app schemes. */
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
@@ -50,6 +54,27 @@ export function safeImageUrl(url: string, sessionId: string | undefined): string
  */
 export function healStreaming(text: string): string {
   return remend(text, { inlineKatex: false, linkMode: "text-only" });
+}
+
+const blockParser = unified().use(remarkParse).use(remarkGfm).use(remarkMath);
+
+/**
+ * An answer cut into its top-level blocks (paragraphs, lists, tables, code, math), each a slice of the
+ * source. Each renders and is memoized on its own, so while an answer streams only its last block is
+ * parsed, typeset and highlighted again. Link definitions and footnotes reach across blocks: an
+ * answer with any stays whole.
+ */
+export function splitBlocks(text: string): string[] {
+  const tree = blockParser.parse(text);
+  if (tree.children.some((n) => n.type === "definition" || n.type === "footnoteDefinition")) return [text];
+  const blocks: string[] = [];
+  for (const node of tree.children) {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return [text];
+    blocks.push(text.slice(start, end));
+  }
+  return blocks;
 }
 
 // ---- stars between digits or letters are arithmetic, not emphasis ----------------------------------

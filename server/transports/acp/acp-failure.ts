@@ -43,7 +43,8 @@ export function describeAgentError(error: unknown, signInMethods: readonly SignI
 
 /** One paragraph for a start failure (the start form) or a failed turn (the chat). */
 export function failureSentence(details: AgentFailureDetails): string {
-  const parts = [`the agent said: "${details.agentMessage}"${details.data ? ` (details: ${details.data})` : ""}.`];
+  const said = `the agent said: "${details.agentMessage}"`;
+  const parts = [details.data ? `${said} (details: ${details.data}).` : /[.!?]$/.test(details.agentMessage) ? said : `${said}.`];
   if (details.needsSignIn) {
     if (details.signInMethods.length > 0) {
       parts.push(`It offers these ways to sign in: ${details.signInMethods.map(methodText).join("; ")}.`);

@@ -256,8 +256,12 @@ export class AcpSession {
       this.child.once("exit", (code) => reject(new AcpFailure(`the agent exited with code ${code ?? "?"} before it was ready${this.stderrHint()}`)));
     });
     let timer: NodeJS.Timeout | undefined;
+    let step: "initialize" | "opening the conversation" = "initialize";
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AcpFailure(`the agent did not answer the protocol handshake within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new AcpFailure(`the agent did not answer the protocol handshake${step === "initialize" ? "" : ` (${step})`} within ${Math.round(timeoutMs / 1000)} s${this.stderrHint()}`)),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([
@@ -270,6 +274,7 @@ export class AcpSession {
           });
           this.profile = profileOf(init);
           this.emit("agent_info", { ...this.profile });
+          step = "opening the conversation";
           this.agentSessionId = await openSession(this.connection!);
         })(),
         failed,
