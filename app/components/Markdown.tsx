@@ -1,3 +1,4 @@
+"use client";
 // A tutor's answer as Markdown: GitHub tables and lists, math through KaTeX, highlighted code.
 // No raw HTML (it is shown as text), links only to the web or mail, images only from this session's
 // own files. KaTeX's CSS and fonts are bundled with the app: nothing loads from elsewhere.

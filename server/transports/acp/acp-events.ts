@@ -23,7 +23,7 @@ export interface AcpEventRecord {
 
 export const ACP_LIMITS = {
   /** How long the agent has to answer initialize and session/new, in milliseconds. */
-  HANDSHAKE_TIMEOUT_MS: 15_000,
+  HANDSHAKE_TIMEOUT_MS: 45_000,
   /** Longest learner message, in characters. */
   PROMPT_MAX_CHARS: 16_000,
   /** Characters of a non-protocol line quoted back to the learner. */

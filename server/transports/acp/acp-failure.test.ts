@@ -1,19 +1,21 @@
 // Refusals as real agents give them (recorded offline, December 2026), turned into the fix.
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../config/paths.ts";
 import { describeAgentError, failureSentence, readSignInMethods } from "./acp-failure.ts";
 
-// What the real agents sent (see docs/acp.md, "Real agents offline").
-const CLAUDE_METHODS = readSignInMethods([{ description: "Run `claude /login` in the terminal", name: "Log in with Claude Code", id: "claude-login" }]);
-const GEMINI_METHODS = readSignInMethods([
-  { id: "oauth-personal", name: "Log in with Google", description: "Log in with your Google account" },
-  { id: "gemini-api-key", name: "Gemini API key", description: "Use an API key with Gemini Developer API", _meta: { "api-key": { provider: "google" } } },
-  { id: "vertex-ai", name: "Vertex AI", description: "Use an API key with Vertex AI GenAI API" },
-  { id: "gateway", name: "AI API Gateway", description: "Use a custom AI API Gateway" },
-]);
+// What the real agents sent offline (recorded in e2e/fixtures/real-acp-agents-offline.json).
+const RECORDED = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "e2e", "fixtures", "real-acp-agents-offline.json"), "utf8")) as {
+  agents: { command: string; authMethods?: unknown; promptError?: { code: number; message: string }; sessionNewError?: { code: number; message: string } }[];
+};
+const real = (command: string) => RECORDED.agents.find((a) => a.command.startsWith(command))!;
+const CLAUDE_METHODS = readSignInMethods(real("claude-code-acp").authMethods);
+const GEMINI_METHODS = readSignInMethods(real("gemini").authMethods);
 
 describe("describeAgentError", () => {
   it("claude-code-acp's prompt refusal names its sign-in method and the hint", () => {
-    const d = describeAgentError({ code: -32000, message: "Authentication required" }, CLAUDE_METHODS, "Run `claude /login`.");
+    const d = describeAgentError(real("claude-code-acp").promptError, CLAUDE_METHODS, "Run `claude /login`.");
     expect(d).toEqual({ agentMessage: "Authentication required", code: -32000, needsSignIn: true, signInMethods: CLAUDE_METHODS, signInHint: "Run `claude /login`." });
     expect(failureSentence(d)).toBe(
       'the agent said: "Authentication required". It offers these ways to sign in: Log in with Claude Code (Run `claude /login` in the terminal). Run `claude /login`.',
@@ -21,7 +23,7 @@ describe("describeAgentError", () => {
   });
 
   it("gemini's session/new refusal lists its four methods", () => {
-    const d = describeAgentError({ code: -32000, message: "Gemini API key is missing or not configured." }, GEMINI_METHODS);
+    const d = describeAgentError(real("gemini").sessionNewError, GEMINI_METHODS);
     expect(d.signInMethods.map((m) => m.id)).toEqual(["oauth-personal", "gemini-api-key", "vertex-ai", "gateway"]);
     expect(failureSentence(d)).toContain("Sign in to the agent in a terminal on this machine");
   });
