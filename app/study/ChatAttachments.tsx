@@ -58,13 +58,13 @@ export function AttachButtons({
       {accepts.image ? (
         <>
           <button type="button" onClick={() => photo.current?.click()} disabled={disabled} aria-label="Attach a photo" title="Attach a photo">
-            📷
+            <CameraIcon />
           </button>
           <input ref={photo} type="file" accept="image/jpeg,image/png,image/gif,image/webp" capture="environment" hidden data-testid="attach-photo" onChange={(e) => picked(e.currentTarget)} />
         </>
       ) : null}
       <button type="button" onClick={() => file.current?.click()} disabled={disabled} aria-label="Attach a file" title="Attach a file">
-        📎
+        <ClipIcon />
       </button>
       <input
         ref={file}
@@ -92,5 +92,23 @@ export function PendingAttachments({ pending, sessionId, onRemove }: { pending: 
         </li>
       ))}
     </ul>
+  );
+}
+
+// Drawn here rather than as emoji: not every phone or browser has an emoji font.
+function CameraIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+      <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
+      <circle cx="12" cy="13" r="3.5" />
+    </svg>
+  );
+}
+
+function ClipIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <path d="M8 12.5l6.5-6.5a3 3 0 0 1 4.2 4.2l-8.3 8.3a5 5 0 0 1-7-7L11 4" />
+    </svg>
   );
 }
