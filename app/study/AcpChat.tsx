@@ -6,7 +6,8 @@
 import "./chat.css";
 import { useEffect, useReducer, useRef, useState } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
-import { ACP_LIMITS, type AcpEventRecord } from "@/server/transports/acp/acp-events";
+import type { AcpEventRecord } from "@/server/transports/acp/acp-events";
+import { ACP_LIMITS } from "@/common/acp-limits";
 import { studySocket } from "../components/socket";
 import { useServerNow } from "../components/server-clock";
 import { EMPTY_CONVERSATION, foldEvents, secondsSince, type Conversation } from "./acp-conversation";
@@ -18,13 +19,16 @@ import { keepAttached, type AttachStatus } from "./keep-attached";
 export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
   const [conversation, addEvents] = useReducer((c: Conversation, events: AcpEventRecord[]) => foldEvents(c, events), EMPTY_CONVERSATION);
   const lastSeq = useRef(0);
-  lastSeq.current = conversation.lastSeq;
+  useEffect(() => {
+    lastSeq.current = conversation.lastSeq; // where a reconnect's catch-up starts
+  }, [conversation.lastSeq]);
   const [status, setStatus] = useState<AttachStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const [pending, setPending] = useState<Pending[]>([]);
-  /** Retry pressed: the last message goes again once the stopped turn has ended. */
+  /** Retry pressed: the last message goes again once the stopped turn has ended (see onEvent). */
   const [retrying, setRetrying] = useState(false);
+  const retry = useRef<Conversation["lastPrompt"]>(null);
   const bottom = useRef<HTMLDivElement>(null);
   const id = session.id;
 
@@ -32,7 +36,14 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
     const socket = studySocket();
     let disposed = false;
     const onEvent = (sessionId: string, event: AcpEventRecord) => {
-      if (sessionId === id && !disposed) addEvents([event]);
+      if (sessionId !== id || disposed) return;
+      addEvents([event]);
+      if (event.kind === "turn_end" && retry.current) {
+        const again = retry.current;
+        retry.current = null;
+        setRetrying(false);
+        sendPrompt(id, again.text, again.attachments, setError);
+      }
     };
     socket.on("acp:event", onEvent);
     const release = keepAttached(socket, {
@@ -54,30 +65,19 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
     bottom.current?.scrollIntoView({ block: "end" });
   }, [conversation.items.length, conversation.items.at(-1)]);
 
-  const prompt = (text: string, attachments: readonly string[], done?: () => void) =>
-    studySocket().emit("acp:prompt", { sessionId: id, text, ...(attachments.length ? { attachments: [...attachments] } : {}) }, (result) => {
-      if (result.ok) done?.();
-      else setError(result.error);
-    });
-
-  useEffect(() => {
-    if (!retrying || conversation.busy || !conversation.lastPrompt) return;
-    setRetrying(false);
-    prompt(conversation.lastPrompt.text, conversation.lastPrompt.attachments);
-    // Runs when the stopped turn has ended (busy turns false), not on every fold.
-  }, [retrying, conversation.busy]);
 
   const send = (event: React.FormEvent) => {
     event.preventDefault();
     const text = draft.trim();
     if (!text || pending.some((p) => p.state === "uploading")) return;
-    prompt(text, pending.flatMap((p) => (p.state === "stored" && p.name ? [p.name] : [])), () => {
+    sendPrompt(id, text, pending.flatMap((p) => (p.state === "stored" && p.name ? [p.name] : [])), setError, () => {
       setDraft("");
       setPending([]);
     });
   };
   const stop = () => studySocket().emit("acp:cancel", { sessionId: id }, (r) => (r.ok ? undefined : setError(r.error)));
-  const retry = () => {
+  const stopAndRetry = () => {
+    retry.current = conversation.lastPrompt;
     setRetrying(true);
     stop();
   };
@@ -114,7 +114,7 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
           />
         ))}
       </ol>
-      {conversation.turn ? <TurnStatus turn={conversation.turn} retrying={retrying} onStop={stop} onRetry={retry} /> : null}
+      {conversation.turn ? <TurnStatus turn={conversation.turn} retrying={retrying} onStop={stop} onRetry={stopAndRetry} /> : null}
       <div ref={bottom} />
       <PendingAttachments pending={pending} sessionId={id} onRemove={(key) => setPending((all) => all.filter((p) => p.key !== key))} />
       <form className="composer" onSubmit={send}>
@@ -145,6 +145,13 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
       </form>
     </section>
   );
+}
+
+function sendPrompt(sessionId: string, text: string, attachments: readonly string[], onError: (error: string) => void, done?: () => void): void {
+  studySocket().emit("acp:prompt", { sessionId, text, ...(attachments.length ? { attachments: [...attachments] } : {}) }, (result) => {
+    if (result.ok) done?.();
+    else onError(result.error);
+  });
 }
 
 /** The running turn: how long it has run, and after a silence, how long since the tutor sent anything. */
