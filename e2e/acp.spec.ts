@@ -82,7 +82,7 @@ test.describe("chat sessions", () => {
     await ask(page, "permission please");
     await expect(page.getByTestId("permission")).toBeVisible();
     await page.getByRole("button", { name: "Stop" }).click();
-    await expect(page.getByText("Stopped.")).toBeVisible();
+    await expect(page.getByTestId("turn-stopped")).toContainText("Stopped by you.");
     await expect(page.getByTestId("permission")).toContainText("Answered: cancelled");
 
     const state = await (await request.get(`${server.url}/api/session/state`)).json();

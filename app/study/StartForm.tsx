@@ -5,16 +5,21 @@ import type { SessionStateView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
 import type { FocusPlanKind } from "@/server/study/focus-plan";
 import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
+import type { AgentFailureDetails } from "@/server/transports/acp/acp-failure";
+import { SignIn } from "./ChatEntry";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
 import { DueBeforeStart } from "../review/DueBeforeStart";
 
 export function StartForm({
   agents,
   onStarted,
+  onFailed,
   suggestions: initialSuggestions = null,
 }: {
   agents: AgentListing[];
   onStarted: (state: SessionStateView) => void;
+  /** A start that failed and ended its session: this form explains it, the page need not again. */
+  onFailed?: (sessionId: string) => void;
   suggestions?: NextSessionSuggestions | null;
 }) {
   const firstAvailable = agents.find((a) => a.available)?.name ?? agents[0]?.name ?? "";
@@ -27,8 +32,11 @@ export function StartForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState(false);
+  const [refusal, setRefusal] = useState<{ label: string; details: AgentFailureDetails } | null>(null);
   const chosen = agents.find((a) => a.name === agent);
   const speaksAcp = chosen?.transports.includes("acp") ?? false;
+  const chatMissing = speaksAcp && chosen?.chat?.available === false;
+  const terminalMissing = chosen?.terminal?.available === false;
 
   // The focus plan and agent chosen last time on this device.
   useEffect(() => {
@@ -42,6 +50,7 @@ export function StartForm({
     setBusy(true);
     setError(null);
     setConflict(false);
+    setRefusal(null);
     try {
       const res = await fetch("/api/session/start", {
         method: "POST",
@@ -49,9 +58,11 @@ export function StartForm({
         body: JSON.stringify({ topic, energy, agent, transport: speaksAcp ? transport : "pty", focusPlan }),
       });
       if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as { error?: string };
+        const body = (await res.json().catch(() => ({}))) as { error?: string; agentFailure?: AgentFailureDetails; sessionId?: string };
         setError(body.error ?? `The server refused to start the session (HTTP ${res.status}).`);
         setConflict(res.status === 409);
+        if (body.agentFailure) setRefusal({ label: chosen?.label ?? agent, details: body.agentFailure });
+        if (body.sessionId) onFailed?.(body.sessionId);
         return;
       }
       saveRemembered({ focusPlan, agent });
@@ -98,6 +109,7 @@ export function StartForm({
           ))}
         </select>
         {chosen && !chosen.available ? <p className="muted">{chosen.installHint}</p> : null}
+        {chosen?.available && transport === "pty" && terminalMissing ? <p className="muted">{chosen.terminal.installHint}</p> : null}
       </div>
       {speaksAcp ? (
         <fieldset className="choice">
@@ -107,11 +119,21 @@ export function StartForm({
           </label>
           <label>
             <input type="radio" name="transport" value="acp" checked={transport === "acp"} onChange={() => setTransport("acp")} /> a chat
-            (Agent Client Protocol: reads best on a phone)
+            (Agent Client Protocol: reads best on a phone){chatMissing ? " (not installed)" : ""}
           </label>
+          {transport === "acp" && chatMissing ? <p className="muted" data-testid="chat-install-hint">{chosen?.chat?.installHint}</p> : null}
         </fieldset>
       ) : null}
-      {error ? (
+      {error && refusal ? (
+        <div role="alert" className="error" data-testid="start-refusal">
+          <p>
+            <strong>{refusal.label} could not start.</strong> It said: “{refusal.details.agentMessage}”
+          </p>
+          {refusal.details.data ? <p>Details from the agent: {refusal.details.data}</p> : null}
+          {refusal.details.needsSignIn ? <SignIn methods={refusal.details.signInMethods} hint={refusal.details.signInHint} /> : null}
+          <p className="muted">The session was ended; nothing was lost. Fix this, then start again.</p>
+        </div>
+      ) : error ? (
         <div role="alert" className="error">
           {error}
           {conflict ? (

@@ -55,6 +55,7 @@ export function StudyRoom({
   const [state, setState] = useState(initialState);
   const [justEnded, setJustEnded] = useState<SessionView | null>(null);
   const reach = useServerReachable();
+  const [failedStart, setFailedStart] = useState<string | null>(null);
 
   /** Reads the state again; true when it could (false: the server is away, the page stays as it is). */
   const refresh = useCallback(async (): Promise<boolean> => {
@@ -142,12 +143,13 @@ export function StudyRoom({
       </>
     );
   }
-  const ended = justEnded ?? state.lastEnded;
+  const shown = justEnded ?? state.lastEnded;
+  const ended = shown && shown.id !== failedStart ? shown : null; // the start form explains its own failure
   return (
     <>
       {away}
       {ended ? <EndedSession ended={ended} onStarted={started} /> : null}
-      <StartForm agents={agents} suggestions={suggestions} onStarted={(next) => { setJustEnded(null); setState(next); }} />
+      <StartForm agents={agents} suggestions={suggestions} onFailed={setFailedStart} onStarted={(next) => { setJustEnded(null); setState(next); }} />
     </>
   );
 }

@@ -9,18 +9,38 @@ const CommandSchema = z.object({
   args: z.array(z.string()).default([]),
 });
 
-export const CustomAgentSchema = CommandSchema.extend({
+/** An environment variable's name; StudyLoop's own settings and secrets can never be passed. */
+const PassedVariable = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, "is not an environment variable's name")
+  .refine((name) => !/^(STUDYLOOP_|NEXT_|__NEXT|PRISMA_|NODE_OPTIONS|NODE_ENV|TSX_)/i.test(name), "is one of StudyLoop's own settings, never passed to an agent");
+
+/**
+ * An agent of the learner's own, or settings for a built-in one (then `command` may be left out):
+ * `"gemini": {"env": {"pass": ["GEMINI_API_KEY"]}}` passes that variable to gemini and no other agent.
+ */
+export const CustomAgentSchema = z.object({
+  command: z.string().min(1, "needs a command").optional(),
+  args: z.array(z.string()).optional(),
   label: z.string().min(1).max(80).optional(),
   /** The arguments that continue the agent's last conversation in the folder (instead of args). */
   resumeArgs: z.array(z.string()).optional(),
   acp: CommandSchema.optional(),
   installHint: z.string().max(300).optional(),
+  env: z.object({ pass: z.array(PassedVariable).max(50).default([]) }).strict().optional(),
 });
 
 export const AgentConfigFileSchema = z.object({
   agents: z
     .record(z.string().regex(AGENT_NAME, "agent names use only a-z, 0-9 and -"), CustomAgentSchema)
-    .default({}),
+    .default({})
+    .superRefine((agents, ctx) => {
+      for (const [name, a] of Object.entries(agents)) {
+        if (!a.command && !BUILT_IN_AGENTS.some((b) => b.name === name)) {
+          ctx.addIssue({ code: "custom", path: [name, "command"], message: "needs a command (only built-in agents can leave it out)" });
+        }
+      }
+    }),
 });
 
 export type AgentConfigFile = z.infer<typeof AgentConfigFileSchema>;
@@ -40,6 +60,12 @@ export interface AgentDefinition {
   /** Files in the session directory the agent reads its instructions from on its own. */
   readonly instructionFiles: readonly string[];
   readonly installHint: string;
+  /** How to install the chat's program when it is not the terminal's (an ACP adapter). */
+  readonly acpInstallHint?: string;
+  /** How to sign in, shown when the agent refuses for want of credentials. */
+  readonly signInHint?: string;
+  /** Variables of StudyLoop's environment passed to this agent, past the secrets scrub. */
+  readonly envPass: readonly string[];
   readonly source: "built-in" | "config" | "shell";
 }
 
@@ -54,6 +80,10 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "claude-code-acp", args: [] },
     instructionFiles: ["CLAUDE.md"],
     installHint: "Install Claude Code with `npm install -g @anthropic-ai/claude-code`, then run `claude` once to sign in.",
+    acpInstallHint: "The chat needs Claude Code's ACP adapter: `npm install -g @zed-industries/claude-code-acp` (and Claude Code itself, signed in).",
+    signInHint:
+      "To sign in, run `claude /login` in a terminal on this machine as the user StudyLoop runs as; or set ANTHROPIC_API_KEY and pass it to \"claude\" in studyloop.config.json (`\"env\": {\"pass\": [\"ANTHROPIC_API_KEY\"]}`).",
+    envPass: [],
     source: "built-in",
   },
   {
@@ -65,6 +95,10 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "codex-acp", args: [] },
     instructionFiles: ["AGENTS.md"],
     installHint: "Install the Codex CLI with `npm install -g @openai/codex`, then run `codex` once to sign in.",
+    acpInstallHint: "The chat needs the Codex ACP adapter: `npm install -g @zed-industries/codex-acp` (and the Codex CLI, signed in).",
+    signInHint:
+      "To sign in, run `codex login` in a terminal on this machine; or set OPENAI_API_KEY and pass it to \"codex\" in studyloop.config.json (`\"env\": {\"pass\": [\"OPENAI_API_KEY\"]}`).",
+    envPass: [],
     source: "built-in",
   },
   {
@@ -76,6 +110,8 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "kiro-cli", args: ["acp"] },
     instructionFiles: [".kiro/steering/tutor.md"],
     installHint: "Install the Kiro CLI following kiro.dev/docs/cli, then run `kiro-cli login`.",
+    signInHint: "To sign in, run `kiro-cli login` in a terminal on this machine.",
+    envPass: [],
     source: "built-in",
   },
   {
@@ -87,6 +123,9 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "gemini", args: ["--experimental-acp"] },
     instructionFiles: ["GEMINI.md"],
     installHint: "Install the Gemini CLI with `npm install -g @google/gemini-cli`, then run `gemini` once to sign in.",
+    signInHint:
+      "To sign in, run `gemini` in a terminal on this machine and choose \"Login with Google\"; or set GEMINI_API_KEY and pass it to \"gemini\" in studyloop.config.json (`\"env\": {\"pass\": [\"GEMINI_API_KEY\"]}`).",
+    envPass: [],
     source: "built-in",
   },
   {
@@ -98,6 +137,8 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "opencode", args: ["acp"] },
     instructionFiles: ["AGENTS.md"],
     installHint: "Install opencode with `npm install -g opencode-ai`, then run `opencode auth login`.",
+    signInHint: "To sign in, run `opencode auth login` in a terminal on this machine; without a provider opencode's answers never come.",
+    envPass: [],
     source: "built-in",
   },
 ];
@@ -110,6 +151,7 @@ export function shellAgent(shell: string | undefined): AgentDefinition {
     args: [],
     instructionFiles: [],
     installHint: "Set the SHELL environment variable to your shell's path.",
+    envPass: [],
     source: "shell",
   };
 }
@@ -121,16 +163,21 @@ export function shellAgent(shell: string | undefined): AgentDefinition {
 export function mergeAgents(config: AgentConfigFile, shell: string | undefined): AgentDefinition[] {
   const custom: AgentDefinition[] = Object.entries(config.agents).map(([name, a]) => {
     const builtIn = BUILT_IN_AGENTS.find((b) => b.name === name);
+    const command = a.command ?? builtIn?.command ?? name;
+    const sameProgram = !a.command || a.command === builtIn?.command;
     return {
       name,
       label: a.label ?? builtIn?.label ?? name,
-      command: a.command,
-      args: a.args,
-      resumeArgs: a.resumeArgs ?? (a.command === builtIn?.command ? builtIn?.resumeArgs : undefined),
+      command,
+      args: a.args ?? (sameProgram ? [...(builtIn?.args ?? [])] : []),
+      resumeArgs: a.resumeArgs ?? (sameProgram ? builtIn?.resumeArgs : undefined),
       acp: a.acp ?? builtIn?.acp,
       instructionFiles: builtIn?.instructionFiles ?? [],
-      installHint: a.installHint ?? `Install \`${a.command}\` or fix the "${name}" entry in studyloop.config.json.`,
-      source: "config",
+      installHint: a.installHint ?? (sameProgram && builtIn ? builtIn.installHint : `Install \`${command}\` or fix the "${name}" entry in studyloop.config.json.`),
+      ...(a.acp ? {} : builtIn?.acpInstallHint ? { acpInstallHint: builtIn.acpInstallHint } : {}),
+      ...(builtIn?.signInHint ? { signInHint: builtIn.signInHint } : {}),
+      envPass: a.env?.pass ?? [],
+      source: builtIn && !a.command ? "built-in" : "config",
     };
   });
   const taken = new Set(custom.map((a) => a.name));

@@ -39,3 +39,49 @@ describe("AgentRegistry config", () => {
     expect(names(registry)).toContain("claude");
   });
 });
+
+describe("AgentRegistry listing", () => {
+  it("reports the terminal and the chat separately, each with its own install hint", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-agents-"));
+    dirs.push(dir);
+    const bin = path.join(dir, "bin");
+    fs.mkdirSync(bin);
+    // claude's terminal program is here, its ACP adapter is not; gemini's one program serves both.
+    for (const name of ["claude", "gemini"]) fs.writeFileSync(path.join(bin, name), "#!/bin/sh\n", { mode: 0o755 });
+    const registry = new AgentRegistry(dir, { PATH: bin, NODE_ENV: "test" });
+    const claude = registry.list().find((a) => a.name === "claude")!;
+    expect(claude.available).toBe(true);
+    expect(claude.terminal).toEqual({ command: "claude", available: true });
+    expect(claude.chat).toMatchObject({ command: "claude-code-acp", available: false });
+    expect(claude.chat?.installHint).toMatch(/@zed-industries\/claude-code-acp/);
+    const gemini = registry.list().find((a) => a.name === "gemini")!;
+    expect(gemini.chat).toEqual({ command: "gemini", available: true });
+    const codex = registry.list().find((a) => a.name === "codex")!;
+    expect(codex.available).toBe(false);
+    expect(codex.terminal.installHint).toMatch(/@openai\/codex/);
+    expect(codex.chat?.installHint).toMatch(/codex-acp/);
+    expect(registry.list().find((a) => a.name === "shell")?.chat).toBeUndefined();
+  });
+
+  it("passes named variables to a named built-in agent without repeating its command", () => {
+    const { registry, write } = setup();
+    write(JSON.stringify({ agents: { gemini: { env: { pass: ["GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"] } } } }));
+    expect(registry.configProblem()).toBeNull();
+    const gemini = registry.find("gemini")!;
+    expect(gemini.command).toBe("gemini");
+    expect(gemini.acp).toEqual({ command: "gemini", args: ["--experimental-acp"] });
+    expect(gemini.envPass).toEqual(["GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"]);
+    expect(gemini.signInHint).toMatch(/GEMINI_API_KEY/);
+    expect(registry.find("claude")?.envPass).toEqual([]);
+  });
+
+  it.each([
+    [{ gemini: { env: { pass: ["STUDYLOOP_SESSION_TOKEN"] } } }, /StudyLoop's own settings/],
+    [{ gemini: { env: { pass: ["NOT A NAME"] } } }, /environment variable's name/],
+    [{ mine: { env: { pass: ["X"] } } }, /needs a command/],
+  ])("refuses %j", (agents, problem) => {
+    const { registry, write } = setup();
+    write(JSON.stringify({ agents }));
+    expect(registry.configProblem()).toMatch(problem);
+  });
+});

@@ -4,15 +4,31 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE_NAME } from "../config/paths.ts";
+import { passedVariables } from "../security/agent-env.ts";
 import { AgentConfigFileSchema, mergeAgents, type AgentConfigFile, type AgentDefinition } from "./agent-catalog.ts";
+
+/** One way of showing an agent: whether its program is installed here, and how to install it. */
+export interface TransportAvailability {
+  readonly command: string;
+  readonly available: boolean;
+  readonly installHint?: string;
+}
 
 export interface AgentListing {
   readonly name: string;
   readonly label: string;
   readonly command: string;
+  /** The agent can be started here at all (as a terminal or as a chat). */
   readonly available: boolean;
+  /** What the agent speaks, installed or not. */
   readonly transports: readonly ("pty" | "acp")[];
+  /** How to install it when neither way is available. */
   readonly installHint?: string;
+  readonly terminal: TransportAvailability;
+  /** Absent for an agent that has no Agent Client Protocol program. */
+  readonly chat?: TransportAvailability;
+  /** Variables passed to this agent on purpose (names only), and the ones named but not set here. */
+  readonly env: { readonly pass: readonly string[]; readonly unset: readonly string[] };
   readonly source: AgentDefinition["source"];
 }
 
@@ -42,7 +58,10 @@ export class AgentRegistry {
 
   list(): AgentListing[] {
     return this.definitions().map((a) => {
-      const available = findExecutable(a.command, this.env.PATH) !== undefined;
+      const terminal = this.availability(a.command, a.installHint);
+      const chat = a.acp ? this.availability(a.acp.command, a.acpInstallHint ?? a.installHint) : undefined;
+      const available = terminal.available || chat?.available === true;
+      const { passed, unset } = passedVariables(this.env, a.envPass);
       return {
         name: a.name,
         label: a.label,
@@ -50,9 +69,17 @@ export class AgentRegistry {
         available,
         transports: a.acp ? ["pty", "acp"] : ["pty"],
         ...(available ? {} : { installHint: a.installHint }),
+        terminal,
+        ...(chat ? { chat } : {}),
+        env: { pass: passed, unset },
         source: a.source,
       };
     });
+  }
+
+  private availability(command: string, installHint: string): TransportAvailability {
+    const available = findExecutable(command, this.env.PATH) !== undefined;
+    return { command, available, ...(available ? {} : { installHint }) };
   }
 
   resolveExecutable(command: string): string | undefined {

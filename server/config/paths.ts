@@ -31,5 +31,6 @@ export function sessionsDir(dataDir: string): string {
 }
 
 /** The repository root: migrations, the Next app and the build live here. */
-export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
+// (Route handlers import this module through Next's bundle, where import.meta.dirname is undefined.)
+export const PROJECT_ROOT = path.resolve(import.meta.dirname ?? process.cwd(), "..", "..");
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma", "migrations");

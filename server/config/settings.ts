@@ -23,7 +23,9 @@ export const SettingsSchema = z.object({
   /** Length of one minute of a focus plan, in seconds: 60. Tests shorten it to see break nudges. */
   STUDYLOOP_TIMER_MINUTE_SECONDS: seconds(60),
   /** How long an ACP agent has to answer initialize and session/new. */
-  STUDYLOOP_ACP_HANDSHAKE_SECONDS: seconds(15),
+  STUDYLOOP_ACP_HANDSHAKE_SECONDS: seconds(45), // opencode alone takes 20 s or more to start on a busy machine
+  /** A chat turn with no event from the agent for this long is stopped (an agent stuck on its provider). */
+  STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS: seconds(180),
   /** A private tmux server (tmux -L NAME) for CLI sessions; unset: the learner's default tmux. */
   STUDYLOOP_TMUX_SOCKET: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */

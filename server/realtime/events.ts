@@ -35,7 +35,7 @@ export interface ClientToServerEvents {
   /** Chat (ACP) sessions: every stored event after sinceSeq, then each new one. */
   "acp:attach": (request: AttachRequest, ack: Ack<{ session: SessionView }>) => void;
   "acp:detach": (request: { sessionId: string }) => void;
-  "acp:prompt": (request: { sessionId: string; text: string }, ack: Ack<null>) => void;
+  "acp:prompt": (request: { sessionId: string; text: string; attachments?: string[] }, ack: Ack<null>) => void;
   /** Stop: cancels the running turn; open permission questions are answered "cancelled". */
   "acp:cancel": (request: { sessionId: string }, ack: Ack<null>) => void;
   "acp:permission": (request: { sessionId: string; requestId: string; optionId: string }, ack: Ack<null>) => void;

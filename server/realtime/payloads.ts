@@ -1,6 +1,7 @@
 // One zod schema per socket payload.
 import { z } from "zod";
 import { ACP_LIMITS } from "../transports/acp/acp-events.ts";
+import { ATTACHMENT_LIMITS, STORED_NAME } from "../transports/acp/attachments.ts";
 
 /** One input message: far more than any paste a learner makes, far less than a flood. */
 export const INPUT_MAX_CHARS = 64 * 1024;
@@ -23,7 +24,14 @@ export const ResizeSchema = z
 export const FitSchema = z.object({ sessionId }).strict();
 export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).max(100_000_000) }).strict();
 
-export const PromptSchema = z.object({ sessionId, text: z.string().trim().min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS) }).strict();
+export const PromptSchema = z
+  .object({
+    sessionId,
+    text: z.string().trim().min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS),
+    /** Names of files uploaded to this session's attachments/ (POST /api/sessions/:id/attachments). */
+    attachments: z.array(z.string().regex(STORED_NAME)).max(ATTACHMENT_LIMITS.MAX_PER_MESSAGE).optional(),
+  })
+  .strict();
 export const PermissionSchema = z
   .object({ sessionId, requestId: z.string().min(1).max(100), optionId: z.string().min(1).max(200) })
   .strict();

@@ -122,11 +122,11 @@ export function attachRealtime(
     socket.on("acp:prompt", (payload, ack) => {
       if (typeof ack !== "function") return;
       const parsed = PromptSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters)." });
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters, 4 attachments)." });
       const chat = sessions.chat(parsed.data.sessionId, socket.id);
       if (!chat) return ack(NOT_ATTACHED);
       try {
-        chat.prompt(parsed.data.text);
+        chat.prompt(parsed.data.text, parsed.data.attachments);
         ack({ ok: true, value: null });
       } catch (error) {
         ack({ ok: false, status: 409, error: error instanceof Error ? error.message : String(error) });

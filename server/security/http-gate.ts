@@ -3,6 +3,7 @@
 // sentence: JSON for the API and programs, a small HTML page for a browser's page load.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_JSON_BODY_BYTES } from "../api/route-helpers.ts";
+import { bodyLimitFor } from "../transports/acp/attachments.ts";
 import { guessDeviceName, type AccessControl } from "./access-control.ts";
 import { DEVICE_HEADER } from "./device-header.ts";
 import { shareNonceWithNext } from "./headers.ts";
@@ -36,8 +37,9 @@ export function createHttpGate(access: AccessControl): HttpGate {
       if (!origin.ok) return refuse(req, res, origin.status, origin.reason);
 
       const declared = req.headers["content-length"];
-      if (declared !== undefined && !(Number(declared) <= MAX_JSON_BODY_BYTES)) {
-        return refuse(req, res, 413, "The request is too large (64 KB at most).");
+      const bodyLimit = bodyLimitFor(url.pathname, MAX_JSON_BODY_BYTES); // photos: issue 19
+      if (declared !== undefined && !(Number(declared) <= bodyLimit)) {
+        return refuse(req, res, 413, `The request is too large (${bodyLimit === MAX_JSON_BODY_BYTES ? "64 KB" : `${bodyLimit / 1024 / 1024} MB`} at most).`);
       }
       if (declared === undefined && req.headers["transfer-encoding"] !== undefined && !isSafeMethod(req.method ?? "GET")) {
         return refuse(req, res, 411, "Send the request with a Content-Length (64 KB at most).");

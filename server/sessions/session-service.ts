@@ -75,7 +75,7 @@ export class SessionService implements SessionReader {
     this.keeper = new SessionKeeper(this.ctx, this.reconciler, (id) => this.viewers.closeTmuxViewer(id));
     const transports: TransportFactory =
       deps.transports ??
-      ((launch) => startTransport(launch, { acpEvents: this.store, acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000, log: deps.log }));
+      ((launch) => startTransport(launch, { acpEvents: this.store, acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000, acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000, log: deps.log }));
     this.starter = new SessionStarter(this.ctx, this.reconciler, this.keeper, transports);
   }
 

@@ -7,6 +7,7 @@ import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
+import { AcpFailure } from "../transports/acp/acp-session.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { focusPlanFor, type FocusPlan, type FocusPlanKind } from "../study/focus-plan.ts";
@@ -105,15 +106,21 @@ export class SessionStarter {
         args: claim.args,
         cwd: claim.cwd,
         // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
-        env: withCommandOnPath(agentEnvironment(process.env, { id, token: claim.token, serverUrl: ctx.ownerUrl, dataDir: ctx.dataDir }), installCommand(ctx.dataDir)),
+        env: withCommandOnPath(agentEnvironment(process.env, { id, token: claim.token, serverUrl: ctx.ownerUrl, dataDir: ctx.dataDir }, claim.agent.envPass), installCommand(ctx.dataDir)),
         transport: input.transport,
         resume: continuation ? { agentSessionId: continuation.agentSessionId } : null,
+        ...(claim.agent.signInHint ? { signInHint: claim.agent.signInHint } : {}),
       });
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       ctx.log(`Session ${id}: the agent could not start: ${detail}`);
       await this.endUnstarted(id, detail);
-      throw new SessionError("startup-failed", `${claim.agent.label} could not start: ${detail}. The session was ended; check the agent and try again.`);
+      const agentFailure = error instanceof AcpFailure ? error.details : undefined; // its sign-in methods, for the start form
+      throw new SessionError(
+        "startup-failed",
+        `${claim.agent.label} could not start: ${detail}${/[.!?]$/.test(detail) ? "" : "."} The session was ended; check the agent and try again.`,
+        { sessionId: id, ...(agentFailure ? { agentFailure } : {}) },
+      );
     }
 
     const live: LiveSession = {
@@ -207,9 +214,8 @@ export class SessionStarter {
     }
     const command = ctx.agents.resolveExecutable(program.command);
     if (!command) {
-      throw new SessionError("agent-missing", `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${agent.installHint}`, {
-        installHint: agent.installHint,
-      });
+      const installHint = input.transport === "acp" ? (agent.acpInstallHint ?? agent.installHint) : agent.installHint;
+      throw new SessionError("agent-missing", `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${installHint}`, { installHint });
     }
     // A terminal agent continues its last conversation in the folder with its resume arguments.
     const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;

@@ -13,11 +13,15 @@ export interface TransportLaunch {
   readonly transport: "pty" | "acp";
   /** Continuing a session: for ACP, the agent's conversation to load when it can. */
   readonly resume: { readonly agentSessionId: string | null } | null;
+  /** How to sign in to this agent, shown when it refuses for want of credentials (ACP). */
+  readonly signInHint?: string;
 }
 
 export interface TransportDeps {
   readonly acpEvents: AcpEventLog;
   readonly acpHandshakeMs: number;
+  /** A chat turn with no event from the agent for this long is stopped. */
+  readonly acpTurnTimeoutMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -27,7 +31,16 @@ export function startTransport(launch: TransportLaunch, deps: TransportDeps): Pr
     case "acp":
       return AcpTransport.start(
         sessionId,
-        { command, args, cwd, env, handshakeTimeoutMs: deps.acpHandshakeMs, ...(launch.resume?.agentSessionId ? { loadSessionId: launch.resume.agentSessionId } : {}) },
+        {
+          command,
+          args,
+          cwd,
+          env,
+          handshakeTimeoutMs: deps.acpHandshakeMs,
+          turnTimeoutMs: deps.acpTurnTimeoutMs,
+          ...(launch.signInHint ? { signInHint: launch.signInHint } : {}),
+          ...(launch.resume?.agentSessionId ? { loadSessionId: launch.resume.agentSessionId } : {}),
+        },
         deps.acpEvents,
         deps.log,
       );

@@ -47,7 +47,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <h2>Transcript</h2>
         {view.transport === "acp" ? (
           <div id="acp-transcript-text">
-            <AcpTranscript events={acpEvents} />
+            <AcpTranscript events={acpEvents} sessionId={view.id} />
             <PagePassageCard sessionId={view.id} topic={view.topic} containerId="acp-transcript-text" />
           </div>
         ) : transcript ? (

@@ -2,6 +2,7 @@
 // Shared by the server (which stores and sends them) and the browser (which folds them into a chat).
 
 export type AcpEventKind =
+  | "agent_info"
   | "user_message"
   | "agent_message_chunk"
   | "agent_thought_chunk"
@@ -20,11 +21,4 @@ export interface AcpEventRecord {
   readonly at: string;
 }
 
-export const ACP_LIMITS = {
-  /** How long the agent has to answer initialize and session/new, in milliseconds. */
-  HANDSHAKE_TIMEOUT_MS: 15_000,
-  /** Longest learner message, in characters. */
-  PROMPT_MAX_CHARS: 16_000,
-  /** Characters of a non-protocol line quoted back to the learner. */
-  QUOTE_CHARS: 120,
-} as const;
+export { ACP_LIMITS } from "../../../common/acp-limits.ts";

@@ -5,8 +5,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection } from "@agentclientprotocol/sdk";
-import type { RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ContentBlock, InitializeResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { describeAgentError, failureSentence, readSignInMethods, type AgentFailureDetails, type SignInMethod } from "./acp-failure.ts";
 import { ACP_LIMITS, type AcpEventKind, type AcpEventRecord } from "./acp-events.ts";
+import { ATTACHMENT_LIMITS, contentBlock, readAttachment, type PromptSupport, type StoredAttachment } from "./attachments.ts";
 import { ProtocolLineGuard } from "./protocol-line-guard.ts";
 
 export interface AcpSpawnOptions {
@@ -17,10 +19,34 @@ export interface AcpSpawnOptions {
   readonly handshakeTimeoutMs?: number;
   /** Continue this conversation with session/load when the agent advertises loadSession (else session/new). */
   readonly loadSessionId?: string;
+  /** A turn with no event from the agent for this long is stopped (the configurable time-out). */
+  readonly turnTimeoutMs?: number;
+  /** After Stop, how long the agent has to end the turn itself (tests shorten it). */
+  readonly cancelGraceMs?: number;
+  /** How to sign in to this agent, shown when it refuses for want of credentials. */
+  readonly signInHint?: string;
 }
 
 /** The agent broke the protocol or could not start: the message is for the learner. */
-export class AcpFailure extends Error {}
+export class AcpFailure extends Error {
+  constructor(
+    message: string,
+    /** The agent's own refusal, when it gave one: its message, data and sign-in methods. */
+    readonly details?: AgentFailureDetails,
+  ) {
+    super(message);
+  }
+}
+
+/** What the agent said about itself at initialize; recorded as the first event of the chat. */
+export interface AgentProfile {
+  readonly name?: string;
+  readonly version?: string;
+  readonly prompt: PromptSupport;
+  /** It can reopen a conversation after a restart (`session/load`). */
+  readonly loadSession: boolean;
+  readonly signInMethods: readonly SignInMethod[];
+}
 
 interface PendingPermission {
   readonly resolve: (response: RequestPermissionResponse) => void;
@@ -40,11 +66,24 @@ export class AcpSession {
   private failure: string | undefined;
   private exited = false;
   private stderrTail = "";
+  private profile: AgentProfile = { prompt: { image: false, embeddedContext: false }, loadSession: false, signInMethods: [] };
+  /** The running turn's watchdog: the time-out counts from the agent's last event. */
+  private watchdog: NodeJS.Timeout | undefined;
+  /** Set when Stop was pressed: the agent gets CANCEL_GRACE_MS to end the turn itself. */
+  private stopping: { by: "learner" | "timeout"; timer: NodeJS.Timeout } | undefined;
+  private readonly turnTimeoutMs: number;
+  private readonly cancelGraceMs: number;
+  private readonly signInHint: string | undefined;
+  private readonly cwd: string;
 
   private constructor(
     opts: AcpSpawnOptions,
     private readonly record: (event: AcpEventRecord) => void,
   ) {
+    this.turnTimeoutMs = opts.turnTimeoutMs ?? ACP_LIMITS.TURN_TIMEOUT_MS;
+    this.cancelGraceMs = opts.cancelGraceMs ?? ACP_LIMITS.CANCEL_GRACE_MS;
+    this.signInHint = opts.signInHint;
+    this.cwd = opts.cwd;
     this.child = spawn(opts.command, [...opts.args], {
       cwd: opts.cwd,
       env: opts.env as NodeJS.ProcessEnv,
@@ -57,6 +96,8 @@ export class AcpSession {
     this.child.on("error", (error) => this.fail(`the program could not be run (${error.message})`));
     this.child.on("exit", (code, signal) => {
       this.exited = true;
+      this.clearTurnTimers();
+      this.turn = undefined;
       this.cancelPermissions();
       const exitCode = code ?? (signal ? 128 : 1);
       for (const listener of this.exitListeners) listener({ exitCode, detail: this.failure });
@@ -66,8 +107,21 @@ export class AcpSession {
   /** Spawns the agent and completes initialize + session/new, or throws AcpFailure. */
   static async start(opts: AcpSpawnOptions & { record: (event: AcpEventRecord) => void }): Promise<AcpSession> {
     const session = new AcpSession(opts, opts.record);
-    await session.handshake(opts.cwd, opts.handshakeTimeoutMs ?? ACP_LIMITS.HANDSHAKE_TIMEOUT_MS, opts.loadSessionId);
+    await session.handshake(opts.handshakeTimeoutMs ?? ACP_LIMITS.HANDSHAKE_TIMEOUT_MS, async (connection, profile) => {
+      if (opts.loadSessionId && profile.loadSession) {
+        // The agent replays the conversation as session/update notifications: the chat shows it again.
+        await connection.agent.request("session/load", { sessionId: opts.loadSessionId, cwd: opts.cwd, mcpServers: [] });
+        return opts.loadSessionId;
+      }
+      const created = await connection.agent.request("session/new", { cwd: opts.cwd, mcpServers: [] });
+      return created.sessionId;
+    });
     return session;
+  }
+
+  /** What the agent said about itself at initialize (what it accepts in a prompt, how to sign in). */
+  get agent(): AgentProfile {
+    return this.profile;
   }
 
   get pid(): number | undefined {
@@ -91,29 +145,53 @@ export class AcpSession {
     return this.events.filter((e) => e.seq > seq);
   }
 
-  /** Sends a learner message as a prompt. Refused while a turn is running. */
-  prompt(text: string): void {
+  /**
+   * Sends a learner message as a prompt, with the named attachments from the session folder as
+   * content blocks. Refused while a turn is running, or when an attachment is missing or not accepted.
+   */
+  prompt(text: string, attachmentNames: readonly string[] = []): void {
     if (!this.connection || !this.agentSessionId) throw new AcpFailure("The tutor is not connected.");
     if (this.turn) throw new AcpFailure("The tutor is still answering: wait for it, or press Stop.");
+    if (attachmentNames.length > ATTACHMENT_LIMITS.MAX_PER_MESSAGE) throw new AcpFailure(`Attach at most ${ATTACHMENT_LIMITS.MAX_PER_MESSAGE} files to one message.`);
+    const blocks: ContentBlock[] = [{ type: "text", text }];
+    const attachments: StoredAttachment[] = [];
+    for (const name of attachmentNames) {
+      const found = readAttachment(this.cwd, name);
+      if (!found) throw new AcpFailure(`The attachment "${name}" is gone: attach it again.`);
+      const accepted = found.stored.kind === "image" ? this.profile.prompt.image : this.profile.prompt.embeddedContext;
+      if (!accepted) throw new AcpFailure(`This tutor does not accept ${found.stored.kind === "image" ? "images" : "files"}.`);
+      attachments.push(found.stored);
+      blocks.push(contentBlock(found.stored, found.bytes, found.file));
+    }
     const sessionId = this.agentSessionId;
-    this.emit("user_message", { text });
-    this.turn = this.connection.agent
-      .request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })
+    this.emit("user_message", { text, ...(attachments.length ? { attachments } : {}) });
+    const turn: Promise<unknown> = this.connection.agent
+      .request("session/prompt", { sessionId, prompt: blocks })
       .then(
-        (response) => this.emit("turn_end", { stopReason: response.stopReason }),
+        (response) => this.endTurn(turn, { stopReason: response.stopReason }),
         (error: unknown) => {
-          if (!this.exited) this.emit("turn_end", { stopReason: "error", error: errorText(error) });
+          if (this.exited) return;
+          const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
+          this.endTurn(turn, { stopReason: "error", error: failureSentence(details), details });
         },
-      )
-      .finally(() => {
-        this.turn = undefined;
-      });
+      );
+    this.turn = turn;
+    this.armWatchdog();
   }
 
-  /** Stop: asks the agent to cancel the turn; open permission questions are answered "cancelled". */
-  cancel(): void {
-    if (!this.connection || !this.agentSessionId || !this.turn) return;
+  /**
+   * Stop: asks the agent to cancel the turn; open permission questions are answered "cancelled". An
+   * agent that does not end the turn within CANCEL_GRACE_MS (one that hangs on its provider) is not
+   * waited for: the turn is ended here, marked stopped, and a late answer is ignored.
+   */
+  cancel(by: "learner" | "timeout" = "learner"): void {
+    if (!this.connection || !this.agentSessionId || !this.turn || this.stopping) return;
+    const turn = this.turn;
     this.cancelPermissions();
+    this.stopping = {
+      by,
+      timer: setTimeout(() => this.endTurn(turn, { stopReason: "cancelled", stoppedBy: by, agentIgnoredStop: true }), this.cancelGraceMs),
+    };
     void this.connection.agent.notify("session/cancel", { sessionId: this.agentSessionId }).catch(() => undefined);
   }
 
@@ -163,7 +241,7 @@ export class AcpSession {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  private async handshake(cwd: string, timeoutMs: number, loadSessionId?: string): Promise<void> {
+  private async handshake(timeoutMs: number, openSession: (connection: ClientConnection, profile: AgentProfile) => Promise<string>): Promise<void> {
     const guard = new ProtocolLineGuard((line) =>
       this.fail(`the agent wrote text that is not the Agent Client Protocol on its output ("${line.slice(0, ACP_LIMITS.QUOTE_CHARS)}")`),
     );
@@ -184,8 +262,12 @@ export class AcpSession {
       this.child.once("exit", (code) => reject(new AcpFailure(`the agent exited with code ${code ?? "?"} before it was ready${this.stderrHint()}`)));
     });
     let timer: NodeJS.Timeout | undefined;
+    let step: "initialize" | "opening the conversation" = "initialize";
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AcpFailure(`the agent did not answer the protocol handshake within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new AcpFailure(`the agent did not answer the protocol handshake${step === "initialize" ? "" : ` (${step})`} within ${Math.round(timeoutMs / 1000)} s${this.stderrHint()}`)),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([
@@ -196,21 +278,19 @@ export class AcpSession {
             clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
             clientInfo: { name: "studyloop", version: "0.1.0" },
           });
-          if (loadSessionId && init.agentCapabilities?.loadSession) {
-            // The agent replays the conversation as session/update notifications: the chat shows it again.
-            await this.connection!.agent.request("session/load", { sessionId: loadSessionId, cwd, mcpServers: [] });
-            this.agentSessionId = loadSessionId;
-            return;
-          }
-          const created = await this.connection!.agent.request("session/new", { cwd, mcpServers: [] });
-          this.agentSessionId = created.sessionId;
+          this.profile = profileOf(init);
+          this.emit("agent_info", { ...this.profile });
+          step = "opening the conversation";
+          this.agentSessionId = await openSession(this.connection!, this.profile);
         })(),
         failed,
         timeout,
       ]);
     } catch (error) {
       this.kill();
-      throw error instanceof AcpFailure ? error : new AcpFailure(`the agent refused the handshake (${errorText(error)})`);
+      if (error instanceof AcpFailure) throw error;
+      const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
+      throw new AcpFailure(`the agent refused to open a conversation: ${failureSentence(details)}`, details);
     } finally {
       clearTimeout(timer);
     }
@@ -230,6 +310,7 @@ export class AcpSession {
   }
 
   private onUpdate(update: SessionUpdate): void {
+    if (this.turn && !this.stopping) this.armWatchdog(); // the agent is alive: the time-out counts from now
     switch (update.sessionUpdate) {
       case "agent_message_chunk":
       case "agent_thought_chunk":
@@ -251,6 +332,32 @@ export class AcpSession {
       default:
         return; // modes, commands, usage: nothing the learner needs in the chat
     }
+  }
+
+  /** Ends the running turn once (the agent's answer, an error, or Stop without an answer). */
+  private endTurn(turn: Promise<unknown>, payload: Record<string, unknown>): void {
+    if (this.turn !== turn) return; // already ended here; the agent's late answer changes nothing
+    const stoppedBy = this.stopping?.by;
+    this.clearTurnTimers();
+    this.turn = undefined;
+    this.emit("turn_end", payload.stopReason === "cancelled" && stoppedBy && !payload.stoppedBy ? { ...payload, stoppedBy } : payload);
+  }
+
+  private armWatchdog(): void {
+    clearTimeout(this.watchdog);
+    const turn = this.turn;
+    this.watchdog = setTimeout(() => {
+      if (this.turn !== turn || this.stopping) return;
+      this.emit("notice", { level: "warning", text: `The tutor sent nothing for ${Math.round(this.turnTimeoutMs / 1000)} s, so StudyLoop stopped this turn.` });
+      this.cancel("timeout");
+    }, this.turnTimeoutMs);
+  }
+
+  private clearTurnTimers(): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+    if (this.stopping) clearTimeout(this.stopping.timer);
+    this.stopping = undefined;
   }
 
   private cancelPermissions(): void {
@@ -292,12 +399,19 @@ export function renderTranscript(events: readonly AcpEventRecord[]): string {
     else if (e.kind === "permission_request") out.push(`\n[permission asked]`);
     else if (e.kind === "permission_outcome") out.push(`\n[permission: ${String(p.optionId ?? p.outcome)}]`);
     else if (e.kind === "notice") out.push(`\n[${String(p.text ?? "")}]`);
+    else if (e.kind === "turn_end" && p.stopReason === "cancelled") out.push(`\n[stopped${p.stoppedBy === "timeout" ? " after the time-out" : " by the learner"}]`);
+    else if (e.kind === "turn_end" && p.stopReason === "error") out.push(`\n[the tutor could not answer: ${String(p.error ?? "")}]`);
   }
   return out.join("").trim();
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && "message" in error) return String((error as { message: unknown }).message);
-  return String(error);
+function profileOf(init: InitializeResponse): AgentProfile {
+  const caps = init.agentCapabilities;
+  return {
+    ...(init.agentInfo?.name ? { name: init.agentInfo.title ?? init.agentInfo.name } : {}),
+    ...(init.agentInfo?.version ? { version: init.agentInfo.version } : {}),
+    prompt: { image: caps?.promptCapabilities?.image === true, embeddedContext: caps?.promptCapabilities?.embeddedContext === true },
+    loadSession: caps?.loadSession === true,
+    signInMethods: readSignInMethods(init.authMethods),
+  };
 }

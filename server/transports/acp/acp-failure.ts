@@ -1,0 +1,86 @@
+// What an agent's refusal means for the learner: its JSON-RPC error (code, message, data) and the
+// sign-in methods it offered at initialize, turned into one sentence that names the fix. Pure.
+
+/** A sign-in method as the agent listed it in its initialize answer. */
+export interface SignInMethod {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+}
+
+/** Everything the learner sees about a refusal; stored with the event and sent with a 502. */
+export interface AgentFailureDetails {
+  /** The agent's own message, as it gave it. */
+  readonly agentMessage: string;
+  readonly code?: number;
+  /** The error's `data`, as text, when the agent sent any. */
+  readonly data?: string;
+  /** The agent wants the learner to sign in (or set a key). */
+  readonly needsSignIn: boolean;
+  readonly signInMethods: readonly SignInMethod[];
+  /** How to sign in to this agent, when StudyLoop knows it (built-in agents). */
+  readonly signInHint?: string;
+}
+
+/** ACP's "authentication required" error code. */
+export const AUTH_REQUIRED_CODE = -32000;
+const AUTH_WORDS = /auth|sign[ -]?in|log[ -]?in|api[ _-]?key|credential|unauthori[sz]ed|not logged|token/i;
+const DATA_MAX_CHARS = 600;
+
+export function describeAgentError(error: unknown, signInMethods: readonly SignInMethod[], signInHint?: string): AgentFailureDetails {
+  const { message, code, data } = errorParts(error);
+  const dataText = data === undefined || data === null ? undefined : clip(typeof data === "string" ? data : JSON.stringify(data));
+  const needsSignIn = code === AUTH_REQUIRED_CODE || AUTH_WORDS.test(message) || (dataText !== undefined && AUTH_WORDS.test(dataText));
+  return {
+    agentMessage: message || "no reason given",
+    ...(code !== undefined ? { code } : {}),
+    ...(dataText ? { data: dataText } : {}),
+    needsSignIn,
+    signInMethods: needsSignIn ? signInMethods : [],
+    ...(needsSignIn && signInHint ? { signInHint } : {}),
+  };
+}
+
+/** One paragraph for a start failure (the start form) or a failed turn (the chat). */
+export function failureSentence(details: AgentFailureDetails): string {
+  const said = `the agent said: "${details.agentMessage}"`;
+  const parts = [details.data ? `${said} (details: ${details.data}).` : /[.!?]$/.test(details.agentMessage) ? said : `${said}.`];
+  if (details.needsSignIn) {
+    if (details.signInMethods.length > 0) {
+      parts.push(`It offers these ways to sign in: ${details.signInMethods.map(methodText).join("; ")}.`);
+    }
+    parts.push(details.signInHint ?? "Sign in to the agent in a terminal on this machine, then start again.");
+  }
+  return parts.join(" ");
+}
+
+export function methodText(method: SignInMethod): string {
+  return method.description ? `${method.name} (${method.description})` : method.name;
+}
+
+/** The sign-in methods of an initialize answer, whatever shape a given agent version sends. */
+export function readSignInMethods(raw: unknown): SignInMethod[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((m: unknown) => {
+    if (!m || typeof m !== "object") return [];
+    const { id, name, description } = m as Record<string, unknown>;
+    if (typeof id !== "string" || typeof name !== "string") return [];
+    return [{ id, name, ...(typeof description === "string" && description ? { description } : {}) }];
+  });
+}
+
+function errorParts(error: unknown): { message: string; code?: number; data?: unknown } {
+  if (error && typeof error === "object") {
+    const e = error as { message?: unknown; code?: unknown; data?: unknown };
+    return {
+      message: typeof e.message === "string" ? e.message : String(error),
+      ...(typeof e.code === "number" ? { code: e.code } : {}),
+      ...(e.data !== undefined ? { data: e.data } : {}),
+    };
+  }
+  return { message: String(error) };
+}
+
+function clip(text: string): string {
+  return text.length > DATA_MAX_CHARS ? `${text.slice(0, DATA_MAX_CHARS)}…` : text;
+}
