@@ -6,6 +6,7 @@ import type { SessionService } from "./sessions/session-service";
 import type { StudyLog } from "./study/study-log";
 import type { AccessControl } from "./security/access-control";
 import type { CardStore } from "./cards/card-store";
+import type { LearningRecord } from "./recording/learning-record";
 
 export interface Runtime {
   readonly dataDir: string;
@@ -16,6 +17,8 @@ export interface Runtime {
   readonly access: AccessControl;
   /** Spaced-repetition cards and their reviews (server/cards). */
   readonly cards: CardStore;
+  /** Recordings, transcripts and search (server/recording/). */
+  readonly record: LearningRecord;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

@@ -13,6 +13,7 @@ import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
 import { StudyLog } from "../study/study-log.ts";
+import { LearningRecord } from "../recording/learning-record.ts";
 import { attachRealtime } from "../realtime/socket-server.ts";
 import { applySecurityHeaders } from "../security/headers.ts";
 import { AccessControl } from "../security/access-control.ts";
@@ -71,7 +72,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const agents = new AgentRegistry(options.dataDir);
     const cards = new CardStore(db);
     const sessions = new SessionService({ db, reads, dataDir: options.dataDir, settings: options.settings, agents, ownerUrl: url, log, briefing: cards.briefingOrNothing(log) });
+    // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
+    const record = new LearningRecord({ db, dataDir: options.dataDir, sessions, maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000, log });
     await sessions.startBackgroundWork();
+    record.start();
     const study = new StudyLog(db, sessions, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
     study.start();
     const access = new AccessControl(db, {
@@ -85,6 +89,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       log,
     });
     const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards };
+    // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
+    const record = new LearningRecord({ db, dataDir: options.dataDir, sessions, maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000, log });
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
@@ -125,6 +131,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       (closing ??= (async () => {
         study.stop();
         await sessions.shutdown();
+        await record.stop();
         unguard();
         await realtime.close();
         server.closeAllConnections();

@@ -67,6 +67,8 @@ export interface StartResult {
 export interface SessionEvents {
   changed: [];
   ended: [sessionId: string, view: SessionView];
+  /** A pty or acp session's agent has started here (the recorder taps the terminal from now on). */
+  launched: [sessionId: string, dir: string, terminal: TerminalSession | null];
 }
 
 const TICK_MS = 1_000;
@@ -350,6 +352,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
       ending: false,
     };
     this.registry.add(live);
+    this.emit("launched", id, cwd, runner.kind === "pty" ? runner.terminal : null);
     if (runner.kind === "pty") {
       runner.terminal.onExit(({ exitCode }) => void this.endLive(live, { reason: "agent-exited", exitCode }));
     } else {
