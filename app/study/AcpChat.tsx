@@ -113,13 +113,13 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
   );
 }
 
-export function ChatEntry({ item, onAnswer }: { item: ChatItem; onAnswer?: (requestId: string, optionId: string) => void }) {
+export function ChatEntry({ item, onAnswer, anchor }: { item: ChatItem; onAnswer?: (requestId: string, optionId: string) => void; anchor?: string }) {
   switch (item.type) {
     case "learner":
-      return <li className="msg learner" data-testid="learner-message">{item.text}</li>;
+      return <li className="msg learner" data-testid="learner-message" id={anchor}>{item.text}</li>;
     case "agent":
       return (
-        <li className="msg agent" data-testid="agent-message">
+        <li className="msg agent" data-testid="agent-message" id={anchor}>
           <Markdown text={item.text} />
         </li>
       );

@@ -8,8 +8,9 @@ import { runStudy, studyCommand } from "./study.ts";
 import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
 import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
+import { recallCommand, runRecall } from "./recall.ts";
 
-const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand] as const;
+const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand, recallCommand] as const;
 
 const HELP = `Usage: studyloop <command> [options]
 
@@ -46,6 +47,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runCard(rest);
       case "cards":
         return await runCards(rest);
+      case "recall":
+        return await runRecall(rest);
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }

@@ -132,8 +132,7 @@ export class CastWriter {
       const line = encodeEvent({ time: castTime(event.ms), code: event.code, data: event.data });
       const bytes = Buffer.byteLength(line);
       if (this.written + bytes > this.options.maxBytes) {
-        const mb = Math.round(this.options.maxBytes / 1_000_000);
-        const stop = encodeEvent({ time: castTime(event.ms), code: "m", data: `recording stopped: it reached its ${mb} MB limit` });
+        const stop = encodeEvent({ time: castTime(event.ms), code: "m", data: `recording stopped: it reached its ${sizeWords(this.options.maxBytes)} limit` });
         lines.push(stop);
         this.written += Buffer.byteLength(stop);
         this.full = true;
@@ -162,4 +161,9 @@ export class CastWriter {
     if (this.full) this.pending = [];
     return lines.join("");
   }
+}
+
+/** 200 MB, 2 kB: the limit as the learner set it. */
+export function sizeWords(bytes: number): string {
+  return bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${Math.max(1, Math.round(bytes / 1_000))} kB`;
 }

@@ -1,6 +1,7 @@
 // Which study events become markers on a recording: a mark (win, struggling, insight, learning), a
 // parked thought, a break coming due, a pause, a resume, the end. Pure: it compares what a session's
 // rows said last time with what they say now (the study loop's `changed` carries no payload).
+import { clock } from "./transcript-text.ts";
 
 export interface StudyFacts {
   /** Topic marks by id. */
@@ -42,9 +43,5 @@ export function endedLabel(endReason: string | null | undefined): string {
 
 /** "struggling: recursion · 12:41": a marker as a chapter. */
 export function chapterTitle(label: string, seconds: number): string {
-  const total = Math.floor(Math.max(0, seconds));
-  const two = (n: number) => String(n).padStart(2, "0");
-  const h = Math.floor(total / 3600);
-  const clock = h > 0 ? `${h}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}` : `${two(Math.floor(total / 60))}:${two(total % 60)}`;
-  return `${label} · ${clock}`;
+  return `${label} · ${clock(seconds * 1000)}`;
 }

@@ -6,18 +6,11 @@
 import headless from "@xterm/headless";
 import type { Terminal as TerminalType } from "@xterm/headless";
 import { parseResize, type CastEvent } from "./asciicast.ts";
+import type { SegmentKind, TranscriptSegment } from "./transcript-text.ts";
 
 const { Terminal } = headless;
 
-export type SegmentKind = "lines" | "screen";
-
-export interface TranscriptSegment {
-  /** Milliseconds from the recording's start at which the player shows this text. */
-  readonly atMs: number;
-  /** "lines": text that scrolled by or was cleared away; "screen": a full-screen program's screen. */
-  readonly kind: SegmentKind;
-  readonly text: string;
-}
+export { clock, transcriptText, type SegmentKind, type TranscriptSegment } from "./transcript-text.ts";
 
 export const TranscriptLimits = {
   /** Lines the replay terminal keeps above the screen; written down (and dropped) long before that. */
@@ -187,24 +180,4 @@ function* pieces(data: string): Generator<string> {
     yield data.slice(at, end);
     at = end;
   }
-}
-
-/** Renders segments as the downloadable plain-text log. Pure. */
-export function transcriptText(segments: readonly TranscriptSegment[]): string {
-  const parts: string[] = [];
-  for (const s of segments) {
-    if (s.kind === "screen") parts.push(`── full screen at ${clock(s.atMs)} ──\n${s.text}\n── end of screen ──`);
-    else parts.push(s.text);
-  }
-  return parts.length ? `${parts.join("\n")}\n` : "";
-}
-
-/** 12:41 or 1:02:03, from milliseconds. */
-export function clock(ms: number): string {
-  const total = Math.floor(Math.max(0, ms) / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const two = (n: number) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }

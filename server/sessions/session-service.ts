@@ -193,22 +193,13 @@ export class SessionService extends EventEmitter<SessionEvents> {
   }
 
   /** The history, newest first; open rows are reconciled first so none is shown live by mistake. */
-  async history(filter: { topic?: string; q?: string; take?: number } = {}): Promise<SessionView[]> {
+  /** `ids`: only these sessions (a search's matches, server/recording/search-index.ts). */
+  async history(filter: { topic?: string; ids?: readonly string[]; take?: number } = {}): Promise<SessionView[]> {
     await this.reconcileOpen();
-    const q = filter.q?.trim();
     const rows = await this.deps.db.studySession.findMany({
       where: {
         ...(filter.topic ? { topic: filter.topic } : {}),
-        ...(q
-          ? {
-              OR: [
-                { topic: { contains: q } },
-                { summary: { contains: q } },
-                { parkedItems: { some: { text: { contains: q } } } },
-                { topicMarks: { some: { OR: [{ note: { contains: q } }, { topic: { contains: q } }] } } },
-              ],
-            }
-          : {}),
+        ...(filter.ids ? { id: { in: [...filter.ids] } } : {}),
       },
       orderBy: { startedAt: "desc" },
       take: filter.take ?? 100,
