@@ -102,8 +102,8 @@ describe.skipIf(!built)("the learning record, across a kill -9", () => {
     const output = cast.events.filter((e) => e.code === "o").map((e) => e.data).join("");
     expect(output).toContain("last-words-2");
     expect(castMarkers(cast).map((m) => m.label)).toEqual(["struggling: recursion", "parked: what is a closure, really?"]);
-    expect(output).not.toContain("PS1="); // keystrokes are not recorded, only what the terminal printed: the echo of it is
-    // …but the echo is output: what the learner saw, nothing more.
+    // Keystrokes are not recorded: only output, resizes and markers (the shell's echo is output).
+    expect(fs.readFileSync(castFile, "utf8").split("\n").slice(1).filter((l) => l && !/^\[[\d.]+,"[orm]",/.test(l))).toEqual([]);
 
     // A second server ends the orphaned session and indexes its recording from the file.
     const second = await startServer({ dataDir });

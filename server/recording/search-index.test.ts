@@ -115,3 +115,12 @@ describe("splitDoc", () => {
     expect(splitDoc("\n\n", 3)).toEqual([]);
   });
 });
+
+describe("snippetAround", () => {
+  it("marks every match near the first, whole, case-insensitively", async () => {
+    const { snippetAround } = await import("./search-query.ts");
+    const text = `${"x".repeat(100)} Zebracorn and zebracorn-42 ${"y".repeat(200)}`;
+    expect(snippetLine(snippetAround(text, ["zebracorn"], 20))).toBe(`…${"x".repeat(19)} [Zebracorn] and [zebracorn]-42 ${"y".repeat(13)}…`);
+    expect(snippetLine(snippetAround("short", ["nothing"]))).toBe("short");
+  });
+});

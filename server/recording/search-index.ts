@@ -2,7 +2,7 @@
 // thoughts, topics and summaries are indexed by the database's own triggers, see the migration).
 // Results are moments: a stretch of transcript or a message, with the session and where to jump.
 import type { Db } from "../db/client.ts";
-import { HIT_END, HIT_START, planSearch, snippetAround } from "./search-query.ts";
+import { planSearch, snippetAround } from "./search-query.ts";
 
 export type SearchKind = "topic" | "summary" | "mark" | "parked" | "transcript" | "chat";
 
@@ -27,8 +27,6 @@ export interface NewDoc {
   readonly createdAt: Date;
 }
 
-/** Tokens of context on each side of a match in a snippet (trigrams: about that many characters). */
-const SNIPPET_TOKENS = 48;
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
 /** Stored text per document at most: transcripts are cut into pieces of about this size. */
@@ -40,7 +38,6 @@ interface Row {
   at_ms: number | bigint | null;
   source_id: string | null;
   text: string;
-  snippet: string | null;
   topic: string;
   started_at: string | number | Date;
 }
@@ -80,13 +77,12 @@ export class SearchIndex {
     const where: string[] = [];
     let sql: string;
     if (plan.match) {
-      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, snippet(search_fts, 0, '${HIT_START}', '${HIT_END}', '…', ${SNIPPET_TOKENS}) AS snippet,
-               s.topic, s.started_at
+      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at
              FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid JOIN study_sessions s ON s.id = d.session_id
              WHERE search_fts MATCH ?`;
       params.push(plan.match);
     } else {
-      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, NULL AS snippet, s.topic, s.started_at
+      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at
              FROM search_docs d JOIN study_sessions s ON s.id = d.session_id WHERE 1 = 1`;
     }
     for (const like of plan.likes) {
@@ -98,10 +94,10 @@ export class SearchIndex {
       params.push(options.excludeSessionId);
     }
     sql += where.map((w) => ` AND ${w}`).join("");
-    sql += plan.match ? " ORDER BY rank, d.id DESC LIMIT ?" : " ORDER BY d.id DESC LIMIT ?";
+    sql += plan.match ? " ORDER BY search_fts.rank, d.id DESC LIMIT ?" : " ORDER BY d.id DESC LIMIT ?";
     params.push(limit);
     const rows = await this.db.$queryRawUnsafe<Row[]>(sql, ...params);
-    const shortWords = query.trim().split(/\s+/).filter((w) => [...w].length < 3);
+    const words = query.trim().split(/\s+/);
     return rows.map((r) => {
       const atMs = r.at_ms === null ? null : Number(r.at_ms);
       const kind = r.kind as SearchKind;
@@ -111,7 +107,7 @@ export class SearchIndex {
         startedAt: new Date(r.started_at).toISOString(),
         kind,
         atMs: kind === "transcript" || kind === "chat" ? atMs : null,
-        snippet: r.snippet ?? snippetAround(r.text, shortWords),
+        snippet: snippetAround(r.text, words),
         href: hrefOf(r.session_id, kind, atMs, r.source_id),
       };
     });

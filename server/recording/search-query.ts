@@ -31,22 +31,35 @@ export function planSearch(query: string): SearchPlan | null {
   };
 }
 
-/** A snippet around the first word found, for matches the index cannot mark (short words). */
-export function snippetAround(text: string, words: readonly string[], context = 60): string {
+/**
+ * The text around the first match, every match in it marked (case-insensitive, as the index matches).
+ * Done here rather than with FTS5's snippet(), whose windows over trigram tokens cut matches in half.
+ */
+export function snippetAround(text: string, words: readonly string[], context = 70): string {
   const lower = text.toLowerCase();
-  let at = -1;
-  let len = 0;
-  for (const w of words) {
-    const i = lower.indexOf(w.toLowerCase());
-    if (i >= 0 && (at < 0 || i < at)) {
-      at = i;
-      len = w.length;
-    }
+  const needles = [...new Set(words.map((w) => w.toLowerCase()).filter(Boolean))];
+  let first = -1;
+  for (const w of needles) {
+    const i = lower.indexOf(w);
+    if (i >= 0 && (first < 0 || i < first)) first = i;
   }
-  if (at < 0) return text.slice(0, context * 2);
-  const from = Math.max(0, at - context);
-  const to = Math.min(text.length, at + len + context);
-  return `${from > 0 ? "…" : ""}${text.slice(from, at)}${HIT_START}${text.slice(at, at + len)}${HIT_END}${text.slice(at + len, to)}${to < text.length ? "…" : ""}`;
+  if (first < 0) return text.length > context * 2 ? `${text.slice(0, context * 2)}…` : text;
+  const from = Math.max(0, first - context);
+  const to = Math.min(text.length, first + context * 2);
+  const ranges: [number, number][] = [];
+  for (const w of needles) {
+    for (let i = lower.indexOf(w, from); i >= 0 && i < to; i = lower.indexOf(w, i + 1)) ranges.push([i, Math.min(to, i + w.length)]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = from > 0 ? "…" : "";
+  let at = from;
+  for (const [start, end] of ranges) {
+    if (end <= at) continue;
+    const s = Math.max(start, at);
+    out += `${text.slice(at, s)}${HIT_START}${text.slice(s, end)}${HIT_END}`;
+    at = end;
+  }
+  return `${out}${text.slice(at, to)}${to < text.length ? "…" : ""}`;
 }
 
 /** A snippet as parts to show: plain text and the matched text, in order. */
