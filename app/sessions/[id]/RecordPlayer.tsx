@@ -30,6 +30,8 @@ export function RecordPlayer({ sessionId, startAt, markers }: RecordPlayerProps)
         if (disposed || !host.current) return;
         player.current = ap.create({ url: `/api/sessions/${sessionId}/cast` }, host.current, {
           startAt: initialStart.current ?? 0,
+          // The screen at that moment, shown before play is pressed ("npt": normal play time, seconds).
+          ...(initialStart.current !== null ? { poster: `npt:${initialStart.current}` } : {}),
           preload: true,
           fit: "width",
           controls: true,
