@@ -65,3 +65,16 @@ describe("CastWriter", () => {
     expect(parseCast(fs.readFileSync(f, "utf8"))!.events.map((e) => e.data)).toEqual(["kept\r\n"]);
   });
 });
+
+describe("CastWriter's clock", () => {
+  it("counts from the session's start, so markers line up with the session's timeline", async () => {
+    const f = path.join(tmp, "clock.cast");
+    const startedAtMs = Date.now() - 5_000;
+    const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 1_000_000, startedAtMs });
+    writer.marker("struggling: recursion");
+    await writer.close();
+    const cast = parseCast(fs.readFileSync(f, "utf8"))!;
+    expect(cast.header.timestamp).toBe(Math.floor(startedAtMs / 1000));
+    expect(cast.events[0]!.time).toBeGreaterThanOrEqual(5);
+  });
+});

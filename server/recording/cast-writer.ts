@@ -20,6 +20,8 @@ export interface CastWriterOptions {
   /** Bytes the file may reach; the stop marker is written past it. */
   readonly maxBytes: number;
   readonly title?: string;
+  /** Wall-clock ms the recording's time 0 stands for (the session's start); default: now. */
+  readonly startedAtMs?: number;
   readonly log?: (line: string) => void;
   /** Told after each write, with the file's size: the indexer reads up to there. */
   readonly onFlushed?: (bytes: number) => void;
@@ -32,7 +34,7 @@ interface Pending {
 }
 
 export class CastWriter {
-  private readonly startMs = performance.now();
+  private readonly startMs: number;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -47,13 +49,15 @@ export class CastWriter {
     private readonly options: CastWriterOptions,
   ) {
     this.written = headerBytes;
+    // Times count from the session's start, so a marker's time matches the session's timeline.
+    this.startMs = performance.now() - (options.startedAtMs === undefined ? 0 : Math.max(0, Date.now() - options.startedAtMs));
   }
 
   /** Creates (or truncates) the file and writes the header; throws if the file cannot be written. */
   static open(file: string, options: CastWriterOptions): CastWriter {
     const fd = fs.openSync(file, "w", 0o600);
     const header = Buffer.from(
-      encodeHeader({ version: 2, width: options.cols, height: options.rows, timestamp: Math.floor(Date.now() / 1000), ...(options.title ? { title: options.title } : {}), env: { TERM: "xterm-256color" } }),
+      encodeHeader({ version: 2, width: options.cols, height: options.rows, timestamp: Math.floor((options.startedAtMs ?? Date.now()) / 1000), ...(options.title ? { title: options.title } : {}), env: { TERM: "xterm-256color" } }),
     );
     fs.writeSync(fd, header);
     return new CastWriter(file, fd, header.length, options);

@@ -60,7 +60,7 @@ export class LearningRecord {
   constructor(private readonly options: LearningRecordOptions) {
     this.search = new SearchIndex(options.db);
     this.indexer = new RecordIndexer(options.db, options.dataDir, this.search, options.log);
-    options.sessions.on("launched", (id, dir, terminal) => this.begin(id, dir, terminal));
+    options.sessions.on("launched", (id, dir, terminal, startedAt) => this.begin(id, dir, terminal, startedAt));
     options.sessions.on("changed", () => this.scheduleMarkers());
     options.sessions.on("ended", (id, view) => void this.end(id, view.endReason));
   }
@@ -106,7 +106,7 @@ export class LearningRecord {
     return this.indexer.reindex(sessionId);
   }
 
-  private begin(sessionId: string, dir: string, terminal: TerminalSession | null): void {
+  private begin(sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date): void {
     if (this.options.maxBytes <= 0 || this.stopped) return;
     let writer: CastWriter;
     try {
@@ -115,6 +115,7 @@ export class LearningRecord {
         cols: terminal?.cols ?? 80,
         rows: terminal?.rows ?? 24,
         maxBytes: this.options.maxBytes,
+        startedAtMs: startedAt.getTime(),
         log: this.options.log,
       });
     } catch (error) {
@@ -122,7 +123,7 @@ export class LearningRecord {
       return;
     }
     const tap = terminal ? terminal.tap({ output: (data) => writer.output(data), resize: (cols, rows) => writer.resize(cols, rows) }) : null;
-    const startMs = Date.now();
+    const startMs = startedAt.getTime();
     const recording: Recording = {
       sessionId,
       writer,

@@ -68,7 +68,7 @@ export interface SessionEvents {
   changed: [];
   ended: [sessionId: string, view: SessionView];
   /** A pty or acp session's agent has started here (the recorder taps the terminal from now on). */
-  launched: [sessionId: string, dir: string, terminal: TerminalSession | null];
+  launched: [sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date];
 }
 
 const TICK_MS = 1_000;
@@ -343,7 +343,7 @@ export class SessionService extends EventEmitter<SessionEvents> {
       ending: false,
     };
     this.registry.add(live);
-    this.emit("launched", id, cwd, runner.kind === "pty" ? runner.terminal : null);
+    this.emit("launched", id, cwd, runner.kind === "pty" ? runner.terminal : null, now);
     if (runner.kind === "pty") {
       runner.terminal.onExit(({ exitCode }) => void this.endLive(live, { reason: "agent-exited", exitCode }));
     } else {
