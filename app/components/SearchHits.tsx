@@ -2,8 +2,8 @@
 // and a link that opens the player at that time or the chat at that message.
 import Link from "next/link";
 import type { SearchHit } from "@/server/recording/search-index";
-import { snippetParts } from "@/server/recording/search-query";
-import { clock } from "@/server/recording/transcript-text";
+import { snippetParts } from "@/common/search-snippets";
+import { clock } from "@/common/transcript-text";
 
 const KIND_WORDS: Record<SearchHit["kind"], string> = {
   topic: "topic",

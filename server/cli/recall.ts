@@ -4,8 +4,8 @@
 // no server runs, or in a plain shell, it reads the data directory's index itself.
 import { SEARCH_MAX_CHARS } from "../api/study-schemas.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
-import { snippetLine } from "../recording/search-query.ts";
-import { clock } from "../recording/transcript-text.ts";
+import { snippetLine } from "../../common/search-snippets.ts";
+import { clock } from "../../common/transcript-text.ts";
 import { openLocalData } from "./local-data.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";

@@ -134,7 +134,7 @@ export class LearningRecord {
       turn: Promise.resolve(),
     };
     this.recordings.set(sessionId, recording);
-    this.enqueue(recording, async () => {
+    void this.enqueue(recording, async () => {
       await this.options.db.studySession.update({ where: { id: sessionId }, data: { recordingPath: recordingPathFor(sessionId) } });
       // What was there before the recording began (carried thoughts) is not news.
       recording.facts = await this.facts(sessionId);
@@ -160,7 +160,7 @@ export class LearningRecord {
 
   private indexTurn(): void {
     for (const recording of this.recordings.values()) {
-      this.enqueue(recording, async () => {
+      void this.enqueue(recording, async () => {
         if (recording.index) {
           await recording.writer.flush();
           await this.indexer.advance(recording.index, recording.writer.bytes);
@@ -176,7 +176,7 @@ export class LearningRecord {
     this.markersDue = true;
     setImmediate(() => {
       this.markersDue = false;
-      for (const recording of this.recordings.values()) this.enqueue(recording, () => this.addMarkers(recording));
+      for (const recording of this.recordings.values()) void this.enqueue(recording, () => this.addMarkers(recording));
     });
   }
 

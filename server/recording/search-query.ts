@@ -11,9 +11,9 @@ export interface SearchPlan {
   readonly likes: readonly string[];
 }
 
-/** Marks around the matched text in a snippet: private-use characters that no text contains. */
-export const HIT_START = "\uE000";
-export const HIT_END = "\uE001";
+import { HIT_END, HIT_START } from "../../common/search-snippets.ts";
+
+export { HIT_END, HIT_START, snippetLine, snippetParts } from "../../common/search-snippets.ts";
 
 const TRIGRAM = 3;
 /** Words searched at most: more adds nothing but cost. */
@@ -60,29 +60,4 @@ export function snippetAround(text: string, words: readonly string[], context = 
     at = end;
   }
   return `${out}${text.slice(at, to)}${to < text.length ? "…" : ""}`;
-}
-
-/** A snippet as parts to show: plain text and the matched text, in order. */
-export function snippetParts(snippet: string): { text: string; hit: boolean }[] {
-  const parts: { text: string; hit: boolean }[] = [];
-  let hit = false;
-  let text = "";
-  for (const ch of snippet) {
-    if (ch === HIT_START || ch === HIT_END) {
-      if (text) parts.push({ text, hit });
-      text = "";
-      hit = ch === HIT_START;
-    } else text += ch;
-  }
-  if (text) parts.push({ text, hit });
-  return parts;
-}
-
-/** One line of text for a terminal or a log: the snippet with its matches in [brackets], flattened. */
-export function snippetLine(snippet: string): string {
-  return snippetParts(snippet)
-    .map((p) => (p.hit ? `[${p.text}]` : p.text))
-    .join("")
-    .replace(/\s+/g, " ")
-    .trim();
 }

@@ -1,8 +1,6 @@
 // Which study events become markers on a recording: a mark (win, struggling, insight, learning), a
 // parked thought, a break coming due, a pause, a resume, the end. Pure: it compares what a session's
 // rows said last time with what they say now (the study loop's `changed` carries no payload).
-import { clock } from "./transcript-text.ts";
-
 export interface StudyFacts {
   /** Topic marks by id. */
   readonly marks: readonly { readonly id: string; readonly topic: string; readonly status: string }[];
@@ -39,9 +37,4 @@ export function markerLabels(before: StudyFacts, after: StudyFacts): string[] {
 /** The last marker: "ended", with the reason unless the learner ended it. */
 export function endedLabel(endReason: string | null | undefined): string {
   return !endReason || endReason === "ended-by-learner" ? "ended" : `ended: ${endReason.replaceAll("-", " ")}`;
-}
-
-/** "struggling: recursion · 12:41": a marker as a chapter. */
-export function chapterTitle(label: string, seconds: number): string {
-  return `${label} · ${clock(seconds * 1000)}`;
 }

@@ -6,11 +6,11 @@
 import headless from "@xterm/headless";
 import type { Terminal as TerminalType } from "@xterm/headless";
 import { parseResize, type CastEvent } from "./asciicast.ts";
-import type { SegmentKind, TranscriptSegment } from "./transcript-text.ts";
+import type { SegmentKind, TranscriptSegment } from "../../common/transcript-text.ts";
 
 const { Terminal } = headless;
 
-export { clock, transcriptText, type SegmentKind, type TranscriptSegment } from "./transcript-text.ts";
+export { clock, transcriptText, type SegmentKind, type TranscriptSegment } from "../../common/transcript-text.ts";
 
 export const TranscriptLimits = {
   /** Lines the replay terminal keeps above the screen; written down (and dropped) long before that. */

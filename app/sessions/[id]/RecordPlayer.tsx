@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 import Link from "next/link";
 import "asciinema-player/dist/bundle/asciinema-player.css";
-import { chapterTitle } from "@/server/recording/study-markers";
+import { chapterTitle } from "@/common/transcript-text";
 
 type Player = { seek(at: number): Promise<unknown>; dispose(): void; el: HTMLElement };
 

@@ -1,7 +1,7 @@
 // The text transcript derived from the recording: what scrolled by and what each full screen showed,
 // each stretch with its time, which opens the player there.
 import Link from "next/link";
-import { clock, type TranscriptSegment } from "@/server/recording/transcript-text";
+import { clock, type TranscriptSegment } from "@/common/transcript-text";
 
 /** Characters shown on the page at most; the download has everything. */
 const SHOWN_MAX_CHARS = 400_000;

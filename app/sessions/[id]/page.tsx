@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getRuntime } from "@/server/runtime";
 import { parseMoment } from "@/server/api/record-schemas";
-import { chapterTitle } from "@/server/recording/study-markers";
+import { chapterTitle } from "@/common/transcript-text";
 import { SessionSummary } from "../../components/SessionSummary";
 import { TranscriptView } from "./TranscriptView";
 import { AcpTranscript } from "./AcpTranscript";

@@ -4,7 +4,7 @@ import { notFound } from "@/server/api/api-error";
 import { SESSION_ID } from "@/server/api/study-schemas";
 import { sessionMarkdown } from "@/server/recording/export-markdown";
 import { chatMessages } from "@/server/recording/chat-messages";
-import { transcriptText } from "@/server/recording/transcript-text";
+import { transcriptText } from "@/common/transcript-text";
 
 export const dynamic = "force-dynamic";
 

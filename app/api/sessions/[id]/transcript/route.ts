@@ -2,7 +2,7 @@ import { getRuntime } from "@/server/runtime";
 import { handle } from "@/server/api/route-helpers";
 import { notFound } from "@/server/api/api-error";
 import { SESSION_ID } from "@/server/api/study-schemas";
-import { transcriptText } from "@/server/recording/transcript-text";
+import { transcriptText } from "@/common/transcript-text";
 
 export const dynamic = "force-dynamic";
 

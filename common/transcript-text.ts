@@ -1,5 +1,5 @@
-// A transcript's pieces and how they read as plain text. Pure and browser-safe (the session page
-// shows them; the download is this text).
+// A transcript's pieces and how they read as plain text, and a marker as a chapter title. Pure and
+// browser-safe (the session page shows them; the download is this text).
 
 export type SegmentKind = "lines" | "screen";
 
@@ -29,4 +29,9 @@ export function clock(ms: number): string {
   const s = total % 60;
   const two = (n: number) => String(n).padStart(2, "0");
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
+}
+
+/** "struggling: recursion · 12:41": a recording's marker as a chapter. */
+export function chapterTitle(label: string, seconds: number): string {
+  return `${label} · ${clock(seconds * 1000)}`;
 }
