@@ -135,7 +135,7 @@ export class LearningRecord {
     };
     this.recordings.set(sessionId, recording);
     void this.enqueue(recording, async () => {
-      await this.options.db.studySession.update({ where: { id: sessionId }, data: { recordingPath: recordingPathFor(sessionId) } });
+      await this.options.db.studySession.updateMany({ where: { id: sessionId, endedAt: null }, data: { recordingPath: recordingPathFor(sessionId) } });
       // What was there before the recording began (carried thoughts) is not news.
       recording.facts = await this.facts(sessionId);
     });

@@ -62,17 +62,16 @@ export class RecordIndexer {
     await state.builder!.feed(events);
     state.offset += end + 1;
     await this.store(state, state.builder!.take());
-    await this.db.studySession.update({ where: { id: state.sessionId }, data: { indexedBytes: state.offset, recordingBytes: upTo } });
+    // Only while the session runs: an ended row is the learner's record and stays as it was ended.
+    await this.db.studySession.updateMany({ where: { id: state.sessionId, endedAt: null }, data: { recordingBytes: upTo } });
   }
 
   /** The recording is closed: take in the rest and the last screen, and mark the cache complete. */
   async finish(state: LiveIndex): Promise<void> {
-    const size = fileSize(state.file);
-    await this.advance(state, size);
+    await this.advance(state, fileSize(state.file));
     const last = state.builder?.finish() ?? [];
     await this.store(state, last);
     appendTranscript(state.dir, [], state.offset);
-    await this.db.studySession.update({ where: { id: state.sessionId }, data: { indexedBytes: state.offset, recordingBytes: size } });
   }
 
   /** Derives a whole recording again and replaces its transcript in the index and the cache. */
@@ -85,7 +84,6 @@ export class RecordIndexer {
     const dir = sessionDir(this.dataDir, sessionId);
     rewriteTranscript(dir, derived.segments, derived.bytes);
     await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
-    await this.db.studySession.update({ where: { id: sessionId }, data: { indexedBytes: derived.bytes, recordingBytes: derived.bytes } });
     return derived.segments;
   }
 
@@ -103,25 +101,29 @@ export class RecordIndexer {
     return (await deriveTranscript(file))?.segments ?? null;
   }
 
-  /** Ended sessions whose recording (or chat) the index has not fully taken in: after a kill -9. */
+  /**
+   * Ended sessions whose recording (or chat) the index has not fully taken in: after a kill -9. A
+   * recording is complete when its transcript cache says so for its size; a chat when it has messages
+   * in the index.
+   */
   async catchUp(): Promise<number> {
     const rows = await this.db.studySession.findMany({
       where: { endedAt: { not: null }, OR: [{ recordingPath: { not: null } }, { transport: "acp" }] },
-      select: { id: true, transport: true, recordingPath: true, indexedBytes: true, startedAt: true },
+      select: { id: true, transport: true, recordingPath: true, startedAt: true },
     });
     let done = 0;
     for (const row of rows) {
       try {
         if (row.transport === "acp") {
-          const last = await this.db.acpEvent.findFirst({ where: { sessionId: row.id }, orderBy: { seq: "desc" }, select: { seq: true } });
-          if (last && last.seq !== row.indexedBytes) {
+          const said = await this.db.acpEvent.count({ where: { sessionId: row.id, kind: { in: ["user_message", "agent_message_chunk"] } } });
+          if (said > 0 && (await this.db.searchDoc.count({ where: { sessionId: row.id, kind: "chat" } })) === 0) {
             await this.reindexChat(row.id, row.startedAt);
             done++;
           }
           continue;
         }
         const file = resolveRecording(this.dataDir, row.recordingPath);
-        if (file && fileSize(file) !== row.indexedBytes) {
+        if (file && !readTranscriptCache(sessionDir(this.dataDir, row.id), fileSize(file))) {
           await this.reindex(row.id);
           done++;
         }
@@ -145,14 +147,11 @@ export class RecordIndexer {
     await this.search.add(state.sessionId, chatDocs(done, state.startedAt));
     const open = messages.find((m) => !m.complete);
     state.doneSeq = !ended && open ? open.seq - 1 : events[events.length - 1]!.seq;
-    await this.db.studySession.update({ where: { id: state.sessionId }, data: { indexedBytes: state.doneSeq } });
   }
 
   private async reindexChat(sessionId: string, startedAt: Date): Promise<void> {
     const events = await this.chatEvents(sessionId, 0);
     await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt));
-    const last = events.length ? events[events.length - 1]!.seq : 0;
-    await this.db.studySession.update({ where: { id: sessionId }, data: { indexedBytes: last } });
   }
 
   private async chatEvents(sessionId: string, afterSeq: number) {

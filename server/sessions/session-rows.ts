@@ -47,7 +47,6 @@ const COLUMNS = {
   rows: ["rows", "int"],
   recordingPath: ["recording_path", "text"],
   recordingBytes: ["recording_bytes", "int"],
-  indexedBytes: ["indexed_bytes", "int"],
 } as const satisfies { readonly [K in keyof SessionRow]-?: readonly [column: string, kind: Kind] };
 
 const FIELDS = Object.entries(COLUMNS) as [keyof SessionRow, readonly [string, Kind]][];

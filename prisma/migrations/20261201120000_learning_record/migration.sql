@@ -5,7 +5,6 @@
 -- AlterTable
 ALTER TABLE "study_sessions" ADD COLUMN "recording_path" TEXT;
 ALTER TABLE "study_sessions" ADD COLUMN "recording_bytes" INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE "study_sessions" ADD COLUMN "indexed_bytes" INTEGER NOT NULL DEFAULT 0;
 
 -- CreateTable
 CREATE TABLE "search_docs" (
