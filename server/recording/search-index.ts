@@ -43,7 +43,9 @@ interface Row {
 }
 
 export function hrefOf(sessionId: string, kind: string, atMs: number | null, sourceId: string | null): string {
-  if (kind === "transcript" && atMs !== null) return `/sessions/${sessionId}?t=${(atMs / 1000).toFixed(1)}`;
+  // Millisecond precision: a moment is the last one its text was on screen, and the next event may
+  // erase it a few milliseconds later (clear), so rounding could open the player past it.
+  if (kind === "transcript" && atMs !== null) return `/sessions/${sessionId}?t=${Math.round(atMs) / 1000}`;
   if (kind === "chat" && sourceId) return `/sessions/${sessionId}#message-${sourceId}`;
   return `/sessions/${sessionId}`;
 }

@@ -64,7 +64,7 @@ export function RecordPlayer({ sessionId, startAt, markers }: RecordPlayerProps)
         <ol className="chapters" data-testid="chapters" aria-label="Chapters">
           {markers.map((m, i) => (
             <li key={`${m.time}-${i}`}>
-              <Link href={`?t=${m.time.toFixed(1)}`} scroll={false} replace>
+              <Link href={`?t=${m.time}`} scroll={false} replace>
                 {chapterTitle(m.label, m.time)}
               </Link>
             </li>

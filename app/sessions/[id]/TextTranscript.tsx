@@ -20,7 +20,7 @@ export function TextTranscript({ segments, playable }: { segments: readonly Tran
       {visible.map((s, i) => (
         <div key={i} className={`tx-${s.kind}`}>
           {playable ? (
-            <Link className="tx-time" href={`?t=${(s.atMs / 1000).toFixed(1)}`} scroll={false} replace title="Play from here">
+            <Link className="tx-time" href={`?t=${Math.round(s.atMs) / 1000}`} scroll={false} replace title="Play from here">
               {clock(s.atMs)}
             </Link>
           ) : (
