@@ -88,9 +88,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards };
-    // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
-    const record = new LearningRecord({ db, dataDir: options.dataDir, sessions, maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000, log });
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, record };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
