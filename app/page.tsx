@@ -3,6 +3,7 @@ import { getRuntime } from "@/server/runtime";
 import { HistoryQuerySchema, type HistoryQuery } from "@/server/api/study-schemas";
 import type { SessionView } from "@/server/sessions/session-view";
 import { LiveCard } from "./components/LiveCard";
+import { SearchHits } from "./components/SearchHits";
 import { PairDevice } from "./components/PairDevice";
 import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
 import { DueCards } from "./review/DueCards";
@@ -10,6 +11,9 @@ import { DueCards } from "./review/DueCards";
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
+
+/** Best matching moments shown above the matching sessions; the search page has the rest. */
+const DASHBOARD_MOMENTS = 5;
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Search> }) {
   const { sessions, study, cards } = getRuntime();
@@ -19,12 +23,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const filter: HistoryQuery = parsed.success ? parsed.data : { topic: undefined, q: undefined };
   const filtering = Boolean(filter.topic || filter.q);
   // Read through the same functions the API uses (GET /api/session/state, /api/sessions, /api/stats).
-  const [state, history, stats, topics, due] = await Promise.all([
+  const [state, history, stats, topics, due, moments] = await Promise.all([
     sessions.state(),
     study.history.list({ ...filter, take: 50 }),
     study.history.stats(),
     study.history.recentTopics(50),
     cards.dueByTopic(),
+    filter.q ? study.history.moments(filter.q, { limit: DASHBOARD_MOMENTS }) : [],
   ]);
   const past = history.filter((s) => s.status === "ended");
   const noHistoryYet = !filtering && past.length === 0;
@@ -69,7 +74,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 </select>
               </div>
               <div>
-                <label htmlFor="history-q">Search summaries, notes and parked thoughts</label>
+                <label htmlFor="history-q">Search transcripts, conversations, summaries, notes and parked thoughts</label>
                 <input id="history-q" name="q" type="search" maxLength={200} defaultValue={filter.q ?? ""} placeholder="e.g. monad" />
               </div>
               <div className="row">
@@ -83,6 +88,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 ) : null}
               </div>
             </form>
+            {moments.length > 0 ? (
+              <section aria-labelledby="moments-heading" className="stack">
+                <h3 id="moments-heading">Best matching moments</h3>
+                <SearchHits hits={moments} />
+                <p>
+                  <Link href={`/search?q=${encodeURIComponent(filter.q ?? "")}`}>Every match for “{filter.q}”</Link>
+                </p>
+              </section>
+            ) : null}
             {!parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}: showing every session.</p> : null}
             {past.length === 0 ? (
               <p className="muted" data-testid="history-empty">

@@ -33,7 +33,9 @@ const STATE_CONCURRENCY = 4;
  */
 const STATE_RATE = 100;
 const STATE_PACED_SECONDS = 10;
-const ONLY = (process.env.BENCH_ONLY ?? "ours,wetty,bare").split(",") as TargetName[];
+const ONLY = (process.env.BENCH_ONLY ?? "ours,ours-norec,wetty,bare").split(",") as TargetName[];
+/** Ours with recording off: only its throughput is taken (in the same rounds), to show recording's cost. */
+const THROUGHPUT_ONLY: readonly TargetName[] = ["ours-norec"];
 
 interface TargetResult {
   cols: number;
@@ -73,7 +75,8 @@ interface Running {
 
 async function startTarget(browser: Browser, name: TargetName): Promise<Running> {
   const dir = workDir();
-  const target: Target & { dataDir?: string } = name === "ours" ? await startOurs(dir) : name === "wetty" ? await startWetty(dir) : await startBare(dir);
+  const target: Target & { dataDir?: string } =
+    name === "ours" ? await startOurs(dir) : name === "ours-norec" ? await startOurs(dir, { recording: false }) : name === "wetty" ? await startWetty(dir) : await startBare(dir);
   log(`${name}: server pid ${target.pid} at ${target.url}`);
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ path: path.join(BENCH, "lib", "probe.js") });
@@ -106,7 +109,7 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
 
     let size: { cols: number; rows: number } | undefined;
     for (const r of all) {
-      r.page = await r.target.open(r.context, r.name === "ours" ? undefined : size);
+      r.page = await r.target.open(r.context, r.name === "ours" || r.name === "ours-norec" ? undefined : size);
       const termSize = await r.page.evaluate(() => ({ cols: window.__bench.term!.cols, rows: window.__bench.term!.rows }));
       Object.assign(r.result, termSize);
       size ??= termSize;
@@ -123,24 +126,25 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
         log(`${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`);
       }
     }
+    const full = all.filter((r) => !THROUGHPUT_ONLY.includes(r.name));
     for (let block = 0; block < ECHO_BLOCKS; block++) {
-      for (const r of all) {
+      for (const r of full) {
         const part = await echo(r.page!, ECHO_KEYS / ECHO_BLOCKS);
         r.result.echo.renderedMs.push(...part.renderedMs);
         r.result.echo.parsedMs.push(...part.parsedMs);
       }
     }
-    for (const r of all) {
+    for (const r of full) {
       log(`${r.name}: echo p50 ${summarize.p50(r.result.echo.renderedMs).toFixed(2)} ms, p99 ${summarize.p99(r.result.echo.renderedMs).toFixed(2)} ms`);
     }
     for (let round = 0; round < CTRL_C_RUNS; round++) {
-      for (const r of all) r.result.ctrlC.push(...(await ctrlC(r.page!, 1)).ms);
+      for (const r of full) r.result.ctrlC.push(...(await ctrlC(r.page!, 1)).ms);
     }
-    for (const r of all) log(`${r.name}: Ctrl-C ${r.result.ctrlC.map((m) => m.toFixed(0)).join(", ")} ms`);
+    for (const r of full) log(`${r.name}: Ctrl-C ${r.result.ctrlC.map((m) => m.toFixed(0)).join(", ")} ms`);
     for (let round = 0; round < FIRST_PAINT_RUNS; round++) {
-      for (const r of all) r.result.firstPaintMs.push(...(await firstPaint(r.context, r.name === "ours" ? `${r.target.url}/study` : r.target.url, 1)));
+      for (const r of full) r.result.firstPaintMs.push(...(await firstPaint(r.context, r.name === "ours" ? `${r.target.url}/study` : r.target.url, 1)));
     }
-    for (const r of all) log(`${r.name}: first paint ${r.result.firstPaintMs.map((m) => m.toFixed(0)).join(", ")} ms`);
+    for (const r of full) log(`${r.name}: first paint ${r.result.firstPaintMs.map((m) => m.toFixed(0)).join(", ")} ms`);
 
     const ours = all.find((r) => r.name === "ours");
     if (ours) {
@@ -190,6 +194,8 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const noSnapshot = "no server-side screen: a reload starts a new shell, so there is nothing to restore";
   const noDb = "has no session database or state API";
   const tp = pick((t) => summarize.p50(t.throughput.map((x) => x.mbPerSecond)));
+  const norec = r["ours-norec"]?.throughput.length ? summarize.p50(r["ours-norec"].throughput.map((x) => x.mbPerSecond)) : null;
+  const noPeer = "the peers do not record sessions";
   const e50 = pick((t) => summarize.p50(t.echo.renderedMs));
   const e99 = pick((t) => summarize.p99(t.echo.renderedMs));
   const e50parsed = pick((t) => summarize.p50(t.echo.parsedMs));
@@ -212,6 +218,16 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const sLivePacedP99 = pick((t) => t.stateLivePaced?.p99Ms);
   return [
     { figure: `1. throughput, ${FLOOD_BYTES / 1e6} MB mixed ANSI (median of ${RUNS})`, unit: "MB/s", ...tp, goal: { text: ">= 0.9x bare, > wetty", met: within(tp.ours, tp.bare, tp.wetty, true) } },
+    { figure: `1. throughput with recording off (STUDYLOOP_RECORDING_MAX_MB=0), same rounds`, unit: "MB/s", ours: norec, wetty: null, bare: null, na: { wetty: noPeer, bare: noPeer } },
+    {
+      figure: "1. recording's cost: throughput with recording on / off",
+      unit: "x",
+      ours: tp.ours !== null && norec ? tp.ours / norec : null,
+      wetty: null,
+      bare: null,
+      na: { wetty: noPeer, bare: noPeer },
+      goal: { text: ">= 0.9", met: tp.ours !== null && norec ? tp.ours / norec >= 0.9 : null },
+    },
     { figure: `2. echo p50 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e50, goal: { text: "<= 1.1x bare, < wetty", met: within(e50.ours, e50.bare, e50.wetty, false) } },
     { figure: `2. echo p99 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e99, goal: { text: "<= 1.1x bare, < wetty", met: within(e99.ours, e99.bare, e99.wetty, false) } },
     { figure: "2. echo p50, to parsed (before the frame that shows it)", unit: "ms", ...e50parsed },
@@ -250,7 +266,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results: Partial<Record<TargetName, TargetResult>> = {};
   try {
-    Object.assign(results, await benchAll(browser, (["ours", "wetty", "bare"] as const).filter((n) => ONLY.includes(n))));
+    Object.assign(results, await benchAll(browser, (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n))));
     const machine = {
       cpus: os.availableParallelism(),
       cpuModel: os.cpus()[0]?.model ?? "unknown",

@@ -9,9 +9,12 @@ export function ChatEntry({
   sessionId,
   streaming = false,
   onAnswer,
+  anchor,
 }: {
   item: ChatItem;
   sessionId: string;
+  /** The element id a search hit links to (the session page's conversation). */
+  anchor?: string;
   /** This answer is still arriving: half-written marks are closed as they will be. */
   streaming?: boolean;
   onAnswer?: (requestId: string, optionId: string) => void;
@@ -19,7 +22,7 @@ export function ChatEntry({
   switch (item.type) {
     case "learner":
       return (
-        <li className="msg learner" data-testid="learner-message">
+        <li className="msg learner" data-testid="learner-message" id={anchor}>
           {item.attachments.length > 0 ? (
             <span className="msg-attachments">
               {item.attachments.map((a) =>
@@ -38,7 +41,7 @@ export function ChatEntry({
       );
     case "agent":
       return (
-        <li className="msg agent" data-testid="agent-message" data-stopped={item.stopped ? "true" : undefined}>
+        <li className="msg agent" data-testid="agent-message" id={anchor} data-stopped={item.stopped ? "true" : undefined}>
           <Markdown text={item.text} sessionId={sessionId} streaming={streaming} />
         </li>
       );

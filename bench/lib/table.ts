@@ -6,7 +6,7 @@ export interface Row {
   wetty: number | null;
   bare: number | null;
   /** How a value is printed. */
-  unit: "MB/s" | "ms" | "MB" | "KB" | "req/s";
+  unit: "MB/s" | "ms" | "MB" | "KB" | "req/s" | "x";
   /** Why a pipeline has no value (printed in place of n/a's footnote). */
   na?: { wetty?: string; bare?: string };
   goal?: { text: string; met: boolean | null };
@@ -15,7 +15,7 @@ export interface Row {
 const fmt = (value: number | null, unit: Row["unit"]) => {
   if (value === null || Number.isNaN(value)) return "n/a";
   const digits = unit === "req/s" ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${unit}`;
+  return unit === "x" ? `${value.toFixed(2)}x` : `${value.toFixed(digits)} ${unit}`;
 };
 
 const ratio = (a: number | null, b: number | null) => (a === null || b === null || !(b > 0) ? "n/a" : `${(a / b).toFixed(2)}`);

@@ -13,7 +13,8 @@ export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const BENCH = path.join(ROOT, "bench");
 export const FLOOD = path.join(BENCH, "workload", "flood.mjs");
 
-export type TargetName = "ours" | "wetty" | "bare";
+/** "ours-norec": ours with recording off (STUDYLOOP_RECORDING_MAX_MB=0), for recording's cost on throughput. */
+export type TargetName = "ours" | "ours-norec" | "wetty" | "bare";
 
 export interface Target {
   readonly name: TargetName;
@@ -71,7 +72,7 @@ export function promptCount(page: Page): Promise<number> {
   return page.evaluate(() => window.__bench.marks.filter((m) => m.name === "prompt").length);
 }
 
-export async function startOurs(dir: string): Promise<Target & { readonly dataDir: string }> {
+export async function startOurs(dir: string, opts: { recording?: boolean } = {}): Promise<Target & { readonly dataDir: string }> {
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir);
   fs.writeFileSync(
@@ -80,13 +81,14 @@ export async function startOurs(dir: string): Promise<Target & { readonly dataDi
   );
   const started = await startProcess(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir], {
     cwd: ROOT,
+    env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
     ready: /running at (http:\/\/\S+)/,
     name: "StudyLoop",
     timeoutMs: 600_000,
   });
   const url = started.url.replace(/\/$/, "");
   return {
-    name: "ours",
+    name: opts.recording === false ? "ours-norec" : "ours",
     pid: started.child.pid!,
     url,
     dataDir,

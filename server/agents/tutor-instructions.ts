@@ -32,6 +32,8 @@ ${pace}
   \`studyloop park "the question"\`
 - When the learner masters something or struggles with it, record it:
   \`studyloop topic "closures" --status win|struggling|learning|insight --note "what happened"\`
+- Before explaining something, check what the learner did with it in earlier sessions, and build on it:
+  \`studyloop recall "closures"\` prints the best matching moments (date, topic, what was said, a link).
   (these commands reach the StudyLoop server through STUDYLOOP_SESSION_ID and STUDYLOOP_SESSION_TOKEN,
   which are already set in your environment).
 ${reviewSection(ctx.topic, ctx.review)}`;

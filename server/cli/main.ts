@@ -9,8 +9,9 @@ import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
 import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
 import { cliRefusal } from "./cli-errors.ts";
+import { recallCommand, runRecall } from "./recall.ts";
 
-const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand] as const;
+const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand, recallCommand] as const;
 
 const HELP = `Usage: studyloop <command> [options]
 
@@ -47,6 +48,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runCard(rest);
       case "cards":
         return await runCards(rest);
+      case "recall":
+        return await runRecall(rest);
       default:
         throw new UsageError(`Unknown command "${command}". Run "studyloop --help" to see the commands.`);
     }

@@ -30,6 +30,8 @@ export const SettingsSchema = z.object({
   STUDYLOOP_TMUX_SOCKET: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
+  /** Megabytes one session's recording may reach (a marker says when it stopped); 0 records nothing. */
+  STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

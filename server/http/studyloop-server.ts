@@ -14,6 +14,7 @@ import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
 import { SessionEvents } from "../sessions/session-events.ts";
 import { StudyLog } from "../study/study-log.ts";
+import { LearningRecord } from "../recording/learning-record.ts";
 import { attachRealtime } from "../realtime/socket-server.ts";
 import { applySecurityHeaders } from "../security/headers.ts";
 import { AccessControl } from "../security/access-control.ts";
@@ -84,7 +85,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       events,
       briefing: cards.briefingOrNothing(log),
     });
+    // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
+    const record = new LearningRecord({ db, dataDir: options.dataDir, sessions, maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000, log });
     await sessions.startBackgroundWork();
+    record.start();
     const study = new StudyLog(db, sessions, events, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
     study.start();
     const access = new AccessControl(db, {
@@ -97,7 +101,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events };
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events, record };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
@@ -138,6 +142,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       (closing ??= (async () => {
         study.stop();
         await sessions.shutdown();
+        await record.stop();
         unguard();
         await realtime.close();
         server.closeAllConnections();

@@ -9,8 +9,8 @@ describe("contentSecurityPolicy", () => {
   const directive = (name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `));
 
   it("allows no inline script: only the nonce and what nonce'd scripts load", () => {
-    expect(directive("script-src")).toBe("script-src 'nonce-abc123==' 'strict-dynamic'");
-    expect(csp).not.toContain("unsafe-eval");
+    expect(directive("script-src")).toBe("script-src 'nonce-abc123==' 'strict-dynamic' 'wasm-unsafe-eval'");
+    expect(csp).not.toContain("'unsafe-eval'");
     expect(directive("script-src")).not.toContain("unsafe-inline");
   });
 

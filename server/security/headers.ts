@@ -31,7 +31,9 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean; tl
   const directives = [
     "default-src 'self'",
     // React in development evaluates code for its error overlays; production never needs eval.
-    `script-src 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ""}`,
+    // 'wasm-unsafe-eval': the recording player (asciinema-player) compiles its terminal, a WebAssembly
+    // module bundled with the page's own script; it allows compiling WebAssembly, not running strings.
+    `script-src 'nonce-${nonce}' 'strict-dynamic' 'wasm-unsafe-eval'${options.dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

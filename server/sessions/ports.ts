@@ -21,6 +21,6 @@ export interface SessionReader {
   session(id: string): Promise<{ view: SessionView; verdict: Verdict | null; transcript: string | null } | null>;
   /** Reconciles every open row (the history never shows a dead session as live). */
   reconcileOpen(): Promise<unknown>;
-  history(filter: { topic?: string; q?: string; take?: number }): Promise<SessionView[]>;
+  history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<SessionView[]>;
   readonly writes: StudySessionWrites;
 }

@@ -4,6 +4,7 @@
 // the keeper's pause rule and a recorder subscribe here.
 import { EventEmitter } from "node:events";
 import type { SessionView } from "./session-view.ts";
+import type { TerminalSession } from "../transports/pty/terminal-session.ts";
 
 export type StudyEventKind = "parked" | "marked" | "paused" | "resumed" | "break-due" | "ended";
 
@@ -21,6 +22,8 @@ export interface SessionEventMap {
   /** A session ended (the row is written): its final view. */
   ended: [sessionId: string, view: SessionView];
   study: [event: StudyEvent];
+  /** A pty or acp session's agent has started here (a recorder taps its terminal from now on). */
+  launched: [sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date];
 }
 
 export class SessionEvents extends EventEmitter<SessionEventMap> {

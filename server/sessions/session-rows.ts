@@ -47,6 +47,8 @@ const COLUMNS = {
   transcriptAt: ["transcript_at", "time"],
   cols: ["cols", "int"],
   rows: ["rows", "int"],
+  recordingPath: ["recording_path", "text"],
+  recordingBytes: ["recording_bytes", "int"],
 } as const satisfies { readonly [K in keyof SessionRow]-?: readonly [column: string, kind: Kind] };
 
 const FIELDS = Object.entries(COLUMNS) as [keyof SessionRow, readonly [string, Kind]][];

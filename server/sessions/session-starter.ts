@@ -1,6 +1,8 @@
 // Starting a session: resolve the agent, reconcile, claim the one live slot with a "starting" row
 // (the database refuses a second claim), launch the agent through its transport and mark the row
 // live. A failure at any step ends the row as startup-failed and leaves no agent running.
+import path from "node:path";
+import { sessionsDir } from "../config/paths.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
@@ -139,6 +141,8 @@ export class SessionStarter {
       resumedAt: null,
     };
     ctx.registry.add(live);
+    // The record lives in the session's own folder, also when a continued session runs in an earlier one.
+    ctx.events.emit("launched", id, path.join(sessionsDir(ctx.dataDir), id), transport.terminal() ?? null, live.startedAt);
     transport.onExit(({ exitCode, detail }) =>
       void this.keeper.endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true }).catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );

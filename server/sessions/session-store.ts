@@ -82,22 +82,12 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     );
   }
 
-  /** The history, newest first: by topic, and words in the topic, summary, parked notes or marks. */
-  history(filter: { topic?: string; q?: string; take?: number }): Promise<StudySession[]> {
-    const q = filter.q?.trim();
+  /** The history, newest first: by topic, or only these sessions (a search's matches, server/recording/search-index.ts). */
+  history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<StudySession[]> {
     return this.db.studySession.findMany({
       where: {
         ...(filter.topic ? { topic: filter.topic } : {}),
-        ...(q
-          ? {
-              OR: [
-                { topic: { contains: q } },
-                { summary: { contains: q } },
-                { parkedItems: { some: { text: { contains: q } } } },
-                { topicMarks: { some: { OR: [{ note: { contains: q } }, { topic: { contains: q } }] } } },
-              ],
-            }
-          : {}),
+        ...(filter.ids ? { id: { in: [...filter.ids] } } : {}),
       },
       orderBy: { startedAt: "desc" },
       take: filter.take ?? 100,

@@ -7,6 +7,7 @@ import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, focusByDay, heatmap, streak, topicTallies, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "./study-view.ts";
 import type { StudyLog } from "./study-log.ts";
+import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
 import { readTimer, timerStateOf } from "./timer.ts";
 
 export interface HistoryFilter {
@@ -44,15 +45,29 @@ export interface NextSessionSuggestions {
 const RECENT_TOPICS = 8;
 
 export class StudyHistory {
+  private readonly search: SearchIndex;
+
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionReader,
     private readonly study: StudyLog,
-  ) {}
+  ) {
+    this.search = new SearchIndex(db);
+  }
 
-  /** Sessions newest first; `topic` is the session's topic, `q` searches summaries, notes and parked text. */
-  list(filter: HistoryFilter = {}): Promise<SessionView[]> {
-    return this.sessions.history(filter);
+  /**
+   * Sessions newest first; `topic` is the session's topic, `q` searches (literally) what the learner
+   * sees of each: its topic, summary, marks, parked thoughts, transcript and chat.
+   */
+  async list(filter: HistoryFilter = {}): Promise<SessionView[]> {
+    const q = filter.q?.trim();
+    const ids = q ? await this.search.sessionIds(q) : undefined;
+    return this.sessions.history({ topic: filter.topic, ids, take: filter.take });
+  }
+
+  /** The best matching moments across every session (server/recording/search-index.ts). */
+  moments(query: string, options: { limit?: number; excludeSessionId?: string } = {}): Promise<SearchHit[]> {
+    return this.search.search(query, options);
   }
 
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {

@@ -9,7 +9,8 @@ export function AcpTranscript({ events, sessionId }: { events: AcpEventRecord[];
   return (
     <ol className="messages" data-testid="acp-transcript">
       {conversation.items.map((item) => (
-        <ChatEntry key={item.key} item={item} sessionId={sessionId} />
+        // A search hit on a message links here (#message-<seq of its first event>).
+        <ChatEntry key={item.key} item={item} sessionId={sessionId} anchor={`message-${item.key.slice(1)}`} />
       ))}
     </ol>
   );

@@ -67,6 +67,12 @@ export interface TerminalBufferStats {
 
 type RingFrame = Extract<TerminalFrame, { type: "output" | "resize" }>;
 
+/** Sees every output chunk and size change, in order, as they happen (the recorder: keep it cheap). */
+export interface TerminalTap {
+  output(data: string): void;
+  resize(cols: number, rows: number): void;
+}
+
 interface Viewer {
   readonly id: string;
   readonly send: (frame: TerminalFrame) => void;
@@ -108,6 +114,7 @@ export class TerminalSession {
   private disposed = false;
   private readonly exited = new ExitLatch<PtyExit>();
   private readonly subscriptions: Disposable[];
+  private readonly taps = new Set<TerminalTap>();
 
   private constructor(
     private readonly pty: PtyProcess,
@@ -287,6 +294,12 @@ export class TerminalSession {
     return this.mirror.preview();
   }
 
+  /** Adds a tap on the output and resizes from now on. */
+  tap(tap: TerminalTap): Disposable {
+    this.taps.add(tap);
+    return { dispose: () => void this.taps.delete(tap) };
+  }
+
   /** SIGHUP to the program's process group, then SIGKILL after KILL_GRACE_MS if it is still running. */
   kill(): void {
     if (this.exited.value) return;
@@ -325,6 +338,7 @@ export class TerminalSession {
     const frame: RingFrame = { type: "output", seq: ++this.seq, data };
     this.remember(frame);
     this.emitFrame(frame);
+    for (const tap of this.taps) tap.output(data);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
@@ -462,6 +476,7 @@ export class TerminalSession {
     this.sizedFor = sizedFor;
     this.pty.resize(next.cols, next.rows);
     this.mirror.resize(next.cols, next.rows);
+    for (const tap of this.taps) tap.resize(next.cols, next.rows);
     const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
     this.remember(frame);
     this.emitFrame(frame);

@@ -1,0 +1,211 @@
+// The learning record of the sessions this server runs: each terminal session recorded as it runs
+// (CastWriter), study events as markers on it (and on a markers-only recording for chat sessions),
+// and everything indexed for search as it happens (RecordIndexer). Listens to the session service's
+// events; knows nothing of HTTP. runtime.record.
+import fs from "node:fs";
+import type { Db } from "../db/client.ts";
+import type { SessionService } from "../sessions/session-service.ts";
+import type { TerminalSession } from "../transports/pty/terminal-session.ts";
+import type { Disposable } from "../transports/pty/pty-process.ts";
+import { castDuration, castMarkers, parseCast } from "./asciicast.ts";
+import { CastWriter } from "./cast-writer.ts";
+import { recordingPathFor, resolveRecording } from "./record-files.ts";
+import { RecordIndexer, type LiveChat, type LiveIndex } from "./record-indexer.ts";
+import { SearchIndex } from "./search-index.ts";
+import { endedLabel, markerLabels, NO_FACTS, type StudyFacts } from "./study-markers.ts";
+import type { TranscriptSegment } from "./transcript.ts";
+
+export const LearningRecordLimits = {
+  /** Milliseconds between index turns of a live session: how soon a printed word can be found. */
+  INDEX_MS: 2_000,
+} as const;
+
+export interface LearningRecordOptions {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly sessions: SessionService;
+  /** Bytes one recording may reach; 0 records nothing. */
+  readonly maxBytes: number;
+  readonly log: (line: string) => void;
+}
+
+interface Recording {
+  readonly sessionId: string;
+  readonly writer: CastWriter;
+  readonly tap: Disposable | null;
+  readonly index: LiveIndex | null;
+  readonly chat: LiveChat | null;
+  facts: StudyFacts;
+  /** One turn at a time per session: indexing, markers and the end never overlap. */
+  turn: Promise<void>;
+}
+
+export interface RecordOverview {
+  /** Seconds the recording runs. */
+  readonly duration: number;
+  readonly markers: readonly { readonly time: number; readonly label: string }[];
+  readonly bytes: number;
+  /** A terminal recording the player can play (chat sessions have markers only). */
+  readonly playable: boolean;
+}
+
+export class LearningRecord {
+  readonly search: SearchIndex;
+  private readonly indexer: RecordIndexer;
+  private readonly recordings = new Map<string, Recording>();
+  private timer: NodeJS.Timeout | undefined;
+  private markersDue = false;
+  private stopped = false;
+
+  constructor(private readonly options: LearningRecordOptions) {
+    this.search = new SearchIndex(options.db);
+    this.indexer = new RecordIndexer(options.db, options.dataDir, this.search, options.log);
+    options.sessions.on("launched", (id, dir, terminal, startedAt) => this.begin(id, dir, terminal, startedAt));
+    options.sessions.on("changed", () => this.scheduleMarkers());
+    options.sessions.on("ended", (id, view) => void this.end(id, view.endReason));
+  }
+
+  /** Catches up on records a crash left unindexed, then indexes live sessions every INDEX_MS. */
+  start(): void {
+    void this.indexer.catchUp().catch((error: unknown) => this.options.log(`Could not catch up on the search index: ${String(error)}`));
+    this.timer ??= setInterval(() => this.indexTurn(), LearningRecordLimits.INDEX_MS);
+    this.timer.unref();
+  }
+
+  /** Closes every recording (after the sessions have ended): nothing queued is lost on a clean stop. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all([...this.recordings.keys()].map((id) => this.end(id, "server-shutdown")));
+  }
+
+  /** The transcript of a session (null for chat sessions and sessions without a recording). */
+  transcript(sessionId: string, ended: boolean): Promise<TranscriptSegment[] | null> {
+    return this.indexer.transcript(sessionId, ended);
+  }
+
+  /** The recording file of a session, if there is one. */
+  async castFile(sessionId: string): Promise<string | null> {
+    const row = await this.options.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true } });
+    const file = resolveRecording(this.options.dataDir, row?.recordingPath);
+    return file && fs.existsSync(file) ? file : null;
+  }
+
+  /** Duration and markers (the chapters), read from the recording. */
+  async overview(sessionId: string, transport: string): Promise<RecordOverview | null> {
+    const file = await this.castFile(sessionId);
+    if (!file) return null;
+    const text = fs.readFileSync(file, "utf8");
+    const cast = parseCast(text.slice(0, text.lastIndexOf("\n") + 1));
+    if (!cast) return null;
+    return { duration: castDuration(cast), markers: castMarkers(cast), bytes: Buffer.byteLength(text), playable: transport !== "acp" };
+  }
+
+  /** Re-derives a session's transcript into the index (after a crash ended it elsewhere). */
+  reindex(sessionId: string): Promise<TranscriptSegment[] | null> {
+    return this.indexer.reindex(sessionId);
+  }
+
+  private begin(sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date): void {
+    if (this.options.maxBytes <= 0 || this.stopped) return;
+    let writer: CastWriter;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writer = CastWriter.open(`${dir}/session.cast`, {
+        cols: terminal?.cols ?? 80,
+        rows: terminal?.rows ?? 24,
+        maxBytes: this.options.maxBytes,
+        startedAtMs: startedAt.getTime(),
+        log: this.options.log,
+      });
+    } catch (error) {
+      this.options.log(`Session ${sessionId}: could not start its recording: ${String(error)}`);
+      return;
+    }
+    const tap = terminal ? terminal.tap({ output: (data) => writer.output(data), resize: (cols, rows) => writer.resize(cols, rows) }) : null;
+    const startMs = startedAt.getTime();
+    const recording: Recording = {
+      sessionId,
+      writer,
+      tap,
+      index: terminal ? this.indexer.live(sessionId, writer.file, startMs) : null,
+      chat: terminal ? null : this.indexer.liveChat(sessionId, new Date(startMs)),
+      facts: NO_FACTS,
+      turn: Promise.resolve(),
+    };
+    this.recordings.set(sessionId, recording);
+    void this.enqueue(recording, async () => {
+      await this.options.db.studySession.updateMany({ where: { id: sessionId, endedAt: null }, data: { recordingPath: recordingPathFor(sessionId) } });
+      // What was there before the recording began (carried thoughts) is not news.
+      recording.facts = await this.facts(sessionId);
+    });
+  }
+
+  private async end(sessionId: string, endReason: string | null): Promise<void> {
+    const recording = this.recordings.get(sessionId);
+    if (!recording) {
+      // Ended by a read after its server died (a crash): its recording is indexed from the file.
+      if (!this.stopped) void this.indexer.reindex(sessionId).catch((error: unknown) => this.options.log(`Session ${sessionId}: could not index its recording: ${String(error)}`));
+      return;
+    }
+    this.recordings.delete(sessionId);
+    recording.tap?.dispose();
+    await this.enqueue(recording, async () => {
+      await this.addMarkers(recording);
+      await recording.writer.close(endedLabel(endReason));
+      if (recording.index) await this.indexer.finish(recording.index);
+      if (recording.chat) await this.indexer.advanceChat(recording.chat, true);
+    });
+  }
+
+  private indexTurn(): void {
+    for (const recording of this.recordings.values()) {
+      void this.enqueue(recording, async () => {
+        if (recording.index) {
+          await recording.writer.flush();
+          await this.indexer.advance(recording.index, recording.writer.bytes);
+        }
+        if (recording.chat) await this.indexer.advanceChat(recording.chat, false);
+      });
+    }
+  }
+
+  /** `changed` fires on every write: look for new study events once per turn of the event loop. */
+  private scheduleMarkers(): void {
+    if (this.markersDue || this.recordings.size === 0) return;
+    this.markersDue = true;
+    setImmediate(() => {
+      this.markersDue = false;
+      for (const recording of this.recordings.values()) void this.enqueue(recording, () => this.addMarkers(recording));
+    });
+  }
+
+  private async addMarkers(recording: Recording): Promise<void> {
+    const facts = await this.facts(recording.sessionId);
+    for (const label of markerLabels(recording.facts, facts)) recording.writer.marker(label);
+    recording.facts = facts;
+  }
+
+  private async facts(sessionId: string): Promise<StudyFacts> {
+    const db = this.options.db;
+    const [row, marks, parked] = await Promise.all([
+      db.studySession.findUnique({ where: { id: sessionId }, select: { pausedAt: true, nudgesShown: true } }),
+      db.topicMark.findMany({ where: { sessionId }, select: { id: true, topic: true, status: true }, orderBy: { createdAt: "asc" } }),
+      db.parkedItem.findMany({ where: { sessionId }, select: { id: true, text: true }, orderBy: { createdAt: "asc" } }),
+    ]);
+    let nudges = 0;
+    try {
+      const list = JSON.parse(row?.nudgesShown ?? "[]") as unknown;
+      nudges = Array.isArray(list) ? list.length : 0;
+    } catch {
+      nudges = 0;
+    }
+    return { marks, parked, paused: Boolean(row?.pausedAt), nudges };
+  }
+
+  private enqueue(recording: Recording, work: () => Promise<void>): Promise<void> {
+    recording.turn = recording.turn.then(work).catch((error: unknown) => this.options.log(`Session ${recording.sessionId}: learning record: ${String(error)}`));
+    return recording.turn;
+  }
+}
+

@@ -1,0 +1,204 @@
+// Takes a session's record into the search index as the session runs: the new part of the recording
+// is replayed into a TranscriptBuilder and each finished stretch of transcript is stored (and cached
+// in transcript.jsonl); an ACP session's finished messages likewise. After a crash, a recording the
+// index has not fully taken in is derived again from the start (reindex), so nothing the file holds
+// is missing from search.
+import fs from "node:fs";
+import type { Db } from "../db/client.ts";
+import { parseCast, parseEventLine, type CastEvent } from "./asciicast.ts";
+import { chatMessages, type ChatMessage } from "./chat-messages.ts";
+import { appendTranscript, fileSize, readRange, readTranscriptCache, resolveRecording, rewriteTranscript, sessionDir } from "./record-files.ts";
+import { splitDoc, type NewDoc, type SearchIndex } from "./search-index.ts";
+import { TranscriptBuilder, type TranscriptSegment } from "./transcript.ts";
+
+/** What the indexer remembers about one live recording between turns. */
+export interface LiveIndex {
+  readonly sessionId: string;
+  readonly file: string;
+  readonly dir: string;
+  /** Wall-clock ms of the recording's start: stored documents are dated from it. */
+  readonly startMs: number;
+  /** Bytes of the recording taken in (always up to a line end). */
+  offset: number;
+  builder: TranscriptBuilder | null;
+}
+
+/** What the indexer remembers about one live chat. */
+export interface LiveChat {
+  readonly sessionId: string;
+  readonly startedAt: Date;
+  /** Events up to this number are in the index. */
+  doneSeq: number;
+}
+
+export class RecordIndexer {
+  constructor(
+    private readonly db: Db,
+    private readonly dataDir: string,
+    private readonly search: SearchIndex,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  live(sessionId: string, file: string, startMs: number): LiveIndex {
+    return { sessionId, file, dir: sessionDir(this.dataDir, sessionId), startMs, offset: 0, builder: null };
+  }
+
+  /** Takes in the recording up to `upTo` bytes (what the writer has written). */
+  async advance(state: LiveIndex, upTo: number): Promise<void> {
+    const bytes = readRange(state.file, state.offset, upTo);
+    const end = bytes.lastIndexOf(0x0a);
+    if (end < 0) return;
+    const lines = bytes.subarray(0, end).toString("utf8").split("\n");
+    const events: CastEvent[] = [];
+    for (const line of lines) {
+      if (!state.builder) {
+        const cast = parseCast(line);
+        state.builder = new TranscriptBuilder(cast?.header.width ?? 80, cast?.header.height ?? 24);
+        continue;
+      }
+      const event = parseEventLine(line);
+      if (event) events.push(event);
+    }
+    await state.builder!.feed(events);
+    state.offset += end + 1;
+    await this.store(state, state.builder!.take());
+    // Only while the session runs: an ended row is the learner's record and stays as it was ended.
+    await this.db.studySession.updateMany({ where: { id: state.sessionId, endedAt: null }, data: { recordingBytes: upTo } });
+  }
+
+  /** The recording is closed: take in the rest and the last screen, and mark the cache complete. */
+  async finish(state: LiveIndex): Promise<void> {
+    await this.advance(state, fileSize(state.file));
+    const last = state.builder?.finish() ?? [];
+    await this.store(state, last);
+    appendTranscript(state.dir, [], state.offset);
+  }
+
+  /** Derives a whole recording again and replaces its transcript in the index and the cache. */
+  async reindex(sessionId: string): Promise<TranscriptSegment[] | null> {
+    const row = await this.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true, transport: true } });
+    const file = resolveRecording(this.dataDir, row?.recordingPath);
+    if (!file || row?.transport === "acp") return null;
+    const derived = await deriveTranscript(file);
+    if (!derived) return null;
+    const dir = sessionDir(this.dataDir, sessionId);
+    rewriteTranscript(dir, derived.segments, derived.bytes);
+    await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
+    return derived.segments;
+  }
+
+  /**
+   * A session's transcript: the cache when it is complete for the recording as it is; otherwise derived
+   * now (and, for an ended session, stored: a crash left it unfinished).
+   */
+  async transcript(sessionId: string, ended: boolean): Promise<TranscriptSegment[] | null> {
+    const row = await this.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true, transport: true } });
+    const file = resolveRecording(this.dataDir, row?.recordingPath);
+    if (!file || row?.transport === "acp") return null;
+    const cached = readTranscriptCache(sessionDir(this.dataDir, sessionId), fileSize(file));
+    if (cached) return cached;
+    if (ended) return this.reindex(sessionId);
+    return (await deriveTranscript(file))?.segments ?? null;
+  }
+
+  /**
+   * Ended sessions whose recording (or chat) the index has not fully taken in: after a kill -9. A
+   * recording is complete when its transcript cache says so for its size; a chat when it has messages
+   * in the index.
+   */
+  async catchUp(): Promise<number> {
+    const rows = await this.db.studySession.findMany({
+      where: { endedAt: { not: null }, OR: [{ recordingPath: { not: null } }, { transport: "acp" }] },
+      select: { id: true, transport: true, recordingPath: true, startedAt: true },
+    });
+    let done = 0;
+    for (const row of rows) {
+      try {
+        if (row.transport === "acp") {
+          const said = await this.db.acpEvent.count({ where: { sessionId: row.id, kind: { in: ["user_message", "agent_message_chunk"] } } });
+          if (said > 0 && (await this.db.searchDoc.count({ where: { sessionId: row.id, kind: "chat" } })) === 0) {
+            await this.reindexChat(row.id, row.startedAt);
+            done++;
+          }
+          continue;
+        }
+        const file = resolveRecording(this.dataDir, row.recordingPath);
+        if (file && !readTranscriptCache(sessionDir(this.dataDir, row.id), fileSize(file))) {
+          await this.reindex(row.id);
+          done++;
+        }
+      } catch (error) {
+        this.log(`Session ${row.id}: could not index its record: ${String(error)}`);
+      }
+    }
+    return done;
+  }
+
+  liveChat(sessionId: string, startedAt: Date): LiveChat {
+    return { sessionId, startedAt, doneSeq: 0 };
+  }
+
+  /** Indexes the chat's finished messages (all of them when the session has ended). */
+  async advanceChat(state: LiveChat, ended: boolean): Promise<void> {
+    const events = await this.chatEvents(state.sessionId, state.doneSeq);
+    if (events.length === 0) return;
+    const messages = chatMessages(events);
+    const done = ended ? messages : messages.filter((m) => m.complete);
+    await this.search.add(state.sessionId, chatDocs(done, state.startedAt));
+    const open = messages.find((m) => !m.complete);
+    state.doneSeq = !ended && open ? open.seq - 1 : events[events.length - 1]!.seq;
+  }
+
+  private async reindexChat(sessionId: string, startedAt: Date): Promise<void> {
+    const events = await this.chatEvents(sessionId, 0);
+    await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt));
+  }
+
+  private async chatEvents(sessionId: string, afterSeq: number) {
+    const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, payload: safeJson(r.payload), at: r.createdAt }));
+  }
+
+  private async store(state: LiveIndex, segments: readonly TranscriptSegment[]): Promise<void> {
+    if (segments.length === 0) return;
+    appendTranscript(state.dir, segments);
+    await this.search.add(state.sessionId, toDocs(segments, state.startMs));
+  }
+}
+
+/** A whole recording's transcript. */
+export async function deriveTranscript(file: string): Promise<{ segments: TranscriptSegment[]; bytes: number; startMs: number } | null> {
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+  // A crash can leave half a line at the end: only whole lines count (and the size says so).
+  const end = buffer.lastIndexOf(0x0a);
+  const cast = parseCast(buffer.subarray(0, end + 1).toString("utf8"));
+  if (!cast) return null;
+  const builder = new TranscriptBuilder(cast.header.width, cast.header.height);
+  await builder.feed(cast.events);
+  const segments = [...builder.take(), ...builder.finish()];
+  return { segments, bytes: buffer.length, startMs: cast.header.timestamp * 1000 };
+}
+
+function toDocs(segments: readonly TranscriptSegment[], startMs: number): NewDoc[] {
+  return segments.flatMap((s) => splitDoc(s.text).map((text) => ({ kind: "transcript" as const, atMs: s.atMs, text, createdAt: new Date(startMs + s.atMs) })));
+}
+
+function chatDocs(messages: readonly ChatMessage[], startedAt: Date): NewDoc[] {
+  return messages.flatMap((m) =>
+    splitDoc(m.text).map((text) => ({ kind: "chat" as const, atMs: Math.max(0, m.at.getTime() - startedAt.getTime()), sourceId: String(m.seq), text, createdAt: m.at })),
+  );
+}
+
+function safeJson(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,183 @@
+// The text transcript of a recording: what a person reading along would have kept. A headless xterm
+// replays the cast; a line is written down when it scrolls off the top, and a whole screen is written
+// down just before something erases it (clear, ED 2/3, a reset, a resize) or when a full-screen
+// program's screen is left or redrawn. So `clear`, vim, less and top do not erase what was said.
+// Each piece carries the time the player shows it (the last moment it was fully on screen).
+import headless from "@xterm/headless";
+import type { Terminal as TerminalType } from "@xterm/headless";
+import { parseResize, type CastEvent } from "./asciicast.ts";
+import type { SegmentKind, TranscriptSegment } from "../../common/transcript-text.ts";
+
+const { Terminal } = headless;
+
+export { clock, transcriptText, type SegmentKind, type TranscriptSegment } from "../../common/transcript-text.ts";
+
+export const TranscriptLimits = {
+  /** Lines the replay terminal keeps above the screen; written down (and dropped) long before that. */
+  SCROLLBACK: 10_000,
+  /** Written-down scrollback is dropped past this many lines, so indices never shift under us. */
+  TRIM_AT_LINES: 2_000,
+  /** Chars fed to the terminal at once: at most this many new lines per write, far below SCROLLBACK. */
+  WRITE_CHARS: 4_096,
+} as const;
+
+const ALT_SCREEN_MODES = new Set([47, 1047, 1049]);
+
+export class TranscriptBuilder {
+  private readonly term: TerminalType;
+  private readonly out: TranscriptSegment[] = [];
+  /** Lines of the normal buffer, from its top, already written down. */
+  private emitted = 0;
+  /** Set by an ED 3 (scrollback erased) during a write: the lines above moved up by this many. */
+  private shift = 0;
+  /** The time of the event before the one being replayed: its screen was shown until now. */
+  private shownMs = 0;
+  private lastMs = 0;
+  private lastScreen = "";
+  private trimming = false;
+  private finished = false;
+
+  constructor(cols: number, rows: number) {
+    this.term = new Terminal({ cols, rows, scrollback: TranscriptLimits.SCROLLBACK, allowProposedApi: true });
+    const parser = this.term.parser;
+    parser.registerCsiHandler({ final: "J" }, (params) => this.beforeErase(Number(params[0] ?? 0)));
+    parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.beforeModeReset(params));
+    parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.beforeModeReset(params));
+    parser.registerEscHandler({ final: "c" }, () => this.beforeErase(2));
+  }
+
+  /** Replays events in order (output and resizes; markers are not text). */
+  async feed(events: readonly CastEvent[]): Promise<void> {
+    for (const event of events) {
+      const ms = Math.round(event.time * 1000);
+      this.shownMs = this.lastMs;
+      this.lastMs = ms;
+      if (event.code === "o") {
+        for (const piece of pieces(event.data)) await this.write(piece);
+      } else if (event.code === "r") {
+        const size = parseResize(event.data);
+        if (size && (size.cols !== this.term.cols || size.rows !== this.term.rows)) this.resize(size.cols, size.rows);
+      }
+    }
+  }
+
+  /** Pieces written down since the last call. */
+  take(): TranscriptSegment[] {
+    return this.out.splice(0, this.out.length);
+  }
+
+  /** Writes down what is still on screen at the end; returns the pieces not yet taken. */
+  finish(): TranscriptSegment[] {
+    if (!this.finished) {
+      this.finished = true;
+      this.shownMs = this.lastMs;
+      this.flushScrolled();
+      if (this.term.buffer.active.type === "alternate") this.captureScreen();
+      this.captureNormalScreen();
+      this.term.dispose();
+    }
+    return this.take();
+  }
+
+  private write(data: string): Promise<void> {
+    return new Promise((resolve) =>
+      this.term.write(data, () => {
+        this.emitted = Math.max(0, this.emitted - this.shift);
+        this.shift = 0;
+        this.flushScrolled();
+        if (this.emitted <= TranscriptLimits.TRIM_AT_LINES || this.term.buffer.active.type !== "normal") return resolve();
+        // Drop the written-down scrollback (ED 3 clears only that), so the terminal never trims lines
+        // we have not read. Nothing else is queued behind it: the next write waits for this one.
+        this.trimming = true;
+        this.term.write("\x1b[3J", () => {
+          this.trimming = false;
+          this.emitted = 0;
+          resolve();
+        });
+      }),
+    );
+  }
+
+  private resize(cols: number, rows: number): void {
+    // Reflow moves lines between screen and scrollback: write the screen down as it was shown.
+    this.flushScrolled();
+    if (this.term.buffer.active.type === "alternate") this.captureScreen();
+    else this.captureNormalScreen();
+    this.term.resize(cols, rows);
+    this.emitted = this.term.buffer.normal.baseY;
+  }
+
+  /** CSI J (and RIS as 2): the screen or the scrollback is about to be erased. */
+  private beforeErase(mode: number): boolean {
+    if (this.trimming) return false;
+    if (this.term.buffer.active.type === "alternate") {
+      if (mode === 2 || mode === 3) this.captureScreen();
+      return false;
+    }
+    this.flushScrolled();
+    if (mode === 2) this.captureNormalScreen();
+    if (mode === 3) this.shift += this.term.buffer.normal.baseY;
+    return false;
+  }
+
+  /** DECSET/DECRST of the alternate screen: leaving it (or entering it again) ends its screen. */
+  private beforeModeReset(params: (number | number[])[]): boolean {
+    if (this.term.buffer.active.type === "alternate" && params.some((p) => typeof p === "number" && ALT_SCREEN_MODES.has(p))) this.captureScreen();
+    return false;
+  }
+
+  /** Lines that scrolled off the normal screen since last time. */
+  private flushScrolled(): void {
+    const buffer = this.term.buffer.normal;
+    if (buffer.baseY > this.emitted) {
+      this.push("lines", this.readLines(buffer, this.emitted, buffer.baseY));
+      this.emitted = buffer.baseY;
+    }
+  }
+
+  /** The normal screen's lines not yet written down (trailing blank lines left out). */
+  private captureNormalScreen(): void {
+    const buffer = this.term.buffer.normal;
+    this.push("lines", this.readLines(buffer, Math.max(this.emitted, buffer.baseY), buffer.baseY + this.term.rows));
+  }
+
+  /** The alternate (full-screen) screen, unless it shows exactly what was written down last time. */
+  private captureScreen(): void {
+    const buffer = this.term.buffer.alternate;
+    const text = this.readLines(buffer, 0, this.term.rows);
+    if (!text || text === this.lastScreen) return;
+    this.lastScreen = text;
+    this.push("screen", text);
+  }
+
+  private push(kind: SegmentKind, text: string): void {
+    if (text) this.out.push({ atMs: this.shownMs, kind, text });
+  }
+
+  /** Lines [from, to) as text: wrapped rows joined, trailing spaces and trailing blank lines dropped. */
+  private readLines(buffer: TerminalType["buffer"]["active"], from: number, to: number): string {
+    const lines: string[] = [];
+    for (let y = from; y < to; y++) {
+      const line = buffer.getLine(y);
+      if (!line) continue;
+      // A row that continues on the next keeps its trailing spaces (they are the words' gap).
+      const text = buffer.getLine(y + 1)?.isWrapped ? line.translateToString(false) : line.translateToString(true).trimEnd();
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+    return lines.join("\n");
+  }
+}
+
+/** Output in pieces of at most WRITE_CHARS, never splitting a surrogate pair. */
+function* pieces(data: string): Generator<string> {
+  const size = TranscriptLimits.WRITE_CHARS;
+  let at = 0;
+  while (at < data.length) {
+    let end = Math.min(data.length, at + size);
+    if (end < data.length && /[\uDC00-\uDFFF]/.test(data[end]!)) end--;
+    yield data.slice(at, end);
+    at = end;
+  }
+}
