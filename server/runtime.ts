@@ -7,6 +7,7 @@ import type { StudyLog } from "./study/study-log";
 import type { SessionEvents } from "./sessions/session-events";
 import type { AccessControl } from "./security/access-control";
 import type { CardStore } from "./cards/card-store";
+import type { Notifier } from "./notify/notifier";
 
 export interface Runtime {
   readonly dataDir: string;
@@ -22,6 +23,8 @@ export interface Runtime {
    * (parked, marked, paused, resumed, break-due, ended). Subscribe with events.subscribe(...).
    */
   readonly events: SessionEvents;
+  /** Notifications: sources emit, the Devices page chooses delivery (docs/notifications.md). */
+  readonly notify: Notifier;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

@@ -28,6 +28,8 @@ export const SettingsSchema = z.object({
   STUDYLOOP_TMUX_SOCKET: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
+  /** Away from every page at least this long, a learner coming back sees "While you were away" first. */
+  STUDYLOOP_AWAY_DIGEST_SECONDS: seconds(3 * 60),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

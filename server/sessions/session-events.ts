@@ -4,6 +4,7 @@
 // the keeper's pause rule and a recorder subscribe here.
 import { EventEmitter } from "node:events";
 import type { SessionView } from "./session-view.ts";
+import type { LiveTransport } from "../transports/live-transport.ts";
 
 export type StudyEventKind = "parked" | "marked" | "paused" | "resumed" | "break-due" | "ended";
 
@@ -21,6 +22,8 @@ export interface SessionEventMap {
   /** A session ended (the row is written): its final view. */
   ended: [sessionId: string, view: SessionView];
   study: [event: StudyEvent];
+  /** An agent started in this server (notification sources watch its output: server/notify/sources.ts). */
+  launched: [sessionId: string, agent: string, transport: LiveTransport];
 }
 
 export class SessionEvents extends EventEmitter<SessionEventMap> {

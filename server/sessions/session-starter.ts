@@ -132,6 +132,7 @@ export class SessionStarter {
       resumedAt: null,
     };
     ctx.registry.add(live);
+    ctx.events.emit("launched", id, claim.agent.name, transport);
     transport.onExit(({ exitCode, detail }) =>
       void this.keeper.endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true }).catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );
