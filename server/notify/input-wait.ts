@@ -19,7 +19,8 @@ export interface WaitRule {
 export const DEFAULT_WAIT_RULE: WaitRule = {
   bell: true,
   idleSeconds: 5,
-  question: /\?\s*$/,
+  // Ends with a question mark, possibly followed by the choices: "Overwrite? (y/n)", "Continue? [Y/n]".
+  question: /\?(?:\s*[([][^)\]]{1,16}[)\]])?\s*$/,
   // An empty line, a shell- or REPL-like prompt (> ❯ › $ % #, "name> ", "Answer:"), or a y/n choice.
   prompt: /^\s*$|^\s*\S{0,24}\s?[>❯›»$%#:]\s*$|\((?:y\/n|yes\/no)\)\s*$|\[[yY]\/[nN]\]\s*$/,
   longRunSeconds: 60,
@@ -54,7 +55,7 @@ export class InputWaitDetector {
     if (bells > 0 && this.rule.bell) {
       // A bell answers for this silence: no second "waiting" for the same question.
       this.judged = true;
-      return { kind: "waiting", reason: "bell", line: this.lastQuestion() ?? this.current.trim() };
+      return { kind: "waiting", reason: "bell", line: this.lastQuestion() ?? this.lastText() };
     }
     return null;
   }
@@ -86,6 +87,11 @@ export class InputWaitDetector {
     const candidates = [this.current, ...this.lines.slice().reverse()].map((l) => l.trim()).filter((l) => l.length > 0);
     for (const line of candidates.slice(0, 3)) if (this.rule.question.test(line)) return line;
     return null;
+  }
+
+  /** The last line with words on it before the cursor's (the cursor's line is often a bare prompt). */
+  private lastText(): string {
+    return [...this.lines].reverse().find((l) => l.trim().length > 0)?.trim() ?? this.current.trim();
   }
 
   private append(text: string): void {

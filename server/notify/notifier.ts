@@ -269,7 +269,8 @@ function tagOf(text: string): string {
   return text.replace(/[^A-Za-z0-9:_-]/g, "").slice(0, 120);
 }
 
-function parseDeliveries(text: string): Delivery[] {
+function parseDeliveries(text: string | null): Delivery[] {
+  if (!text) return [];
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? (parsed as Delivery[]) : [];

@@ -26,7 +26,7 @@ CREATE TABLE "notification_log" (
     "link" TEXT NOT NULL,
     "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "acted_at" DATETIME,
-    "deliveries" TEXT NOT NULL DEFAULT '[]'
+    "deliveries" TEXT
 );
 
 -- CreateIndex
