@@ -100,7 +100,13 @@ test.describe("notifications", () => {
   });
 
   const logRows = (kind: string): LogRow[] =>
-    withDb(server.dataDir, (db) => db.prepare("SELECT id, kind, title, link, deliveries, acted_at FROM notification_log WHERE kind = ? ORDER BY created_at").all(kind) as LogRow[]);
+    withDb(
+      server.dataDir,
+      (db) =>
+        db
+          .prepare("SELECT id, kind, title, link, deliveries, acted_at FROM notification_log WHERE kind = ? ORDER BY created_at")
+          .all(kind) as LogRow[],
+    );
 
   /** Waits until the notice of this kind (the n-th) has been handed to every channel, and returns it. */
   async function sent(kind: string, n = 1): Promise<LogRow & { to: { device: string; alert: string | null; page: boolean }[] }> {
@@ -109,7 +115,12 @@ test.describe("notifications", () => {
     return { ...row, to: JSON.parse(row.deliveries!) as { device: string; alert: string | null; page: boolean }[] };
   }
 
-  const lastSeen = (id: string) => withDb(server.dataDir, (db) => (db.prepare("SELECT last_seen_at FROM notification_devices WHERE id = ?").get(id) as { last_seen_at: number | null }).last_seen_at);
+  const lastSeen = (id: string) =>
+    withDb(
+      server.dataDir,
+      (db) =>
+        (db.prepare("SELECT last_seen_at FROM notification_devices WHERE id = ?").get(id) as { last_seen_at: number | null }).last_seen_at,
+    );
 
   /** Shows or hides the laptop's page, and waits until the server has it (it writes last-seen at each edge). */
   async function setVisible(visible: boolean) {
@@ -118,15 +129,25 @@ test.describe("notifications", () => {
     await expect.poll(() => lastSeen(laptopId)).not.toBe(before);
   }
 
-  const pushes = () => push.received.map((p) => push.decrypt(p) as { type: string; notice?: { title: string; link: string; body: string }; tag?: string });
+  const pushes = () =>
+    push.received.map((p) => push.decrypt(p) as { type: string; notice?: { title: string; link: string; body: string }; tag?: string });
 
   /** A browser with no page open: it says hello once (which makes its row), then its settings are set. */
   async function addRemoteDevice(clientId: string, name: string, settings: Record<string, unknown>) {
     const s = await connect(server.url);
-    const hello = await s.emitWithAck("notify:hello", { clientId, name, origin: server.url, presence: { visible: false, focused: false, path: "/", permission: "unsupported" } });
+    const hello = await s.emitWithAck("notify:hello", {
+      clientId,
+      name,
+      origin: server.url,
+      presence: { visible: false, focused: false, path: "/", permission: "unsupported" },
+    });
     expect(hello.ok).toBe(true);
     s.disconnect();
-    const res = await fetch(`${server.url}/api/notify/devices/${clientId}`, { method: "PUT", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(settings) });
+    const res = await fetch(`${server.url}/api/notify/devices/${clientId}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify(settings),
+    });
     expect(res.status).toBe(200);
   }
 
@@ -140,7 +161,9 @@ test.describe("notifications", () => {
     await section.getByRole("button", { name: "Send a test notification" }).click();
     await expect(section.getByRole("status")).toHaveText("Test sent through: this page, system notification.");
     await expect(page.getByTestId("notice")).toContainText("Test notification from StudyLoop");
-    await expect.poll(() => shown(page)).toEqual([expect.objectContaining({ title: "Test notification from StudyLoop", link: "/devices" })]);
+    await expect
+      .poll(() => shown(page))
+      .toEqual([expect.objectContaining({ title: "Test notification from StudyLoop", link: "/devices" })]);
     await page.screenshot({ path: test.info().outputPath("devices-notifications-desktop.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: test.info().outputPath("devices-notifications-phone.png"), fullPage: true });
@@ -154,7 +177,10 @@ test.describe("notifications", () => {
     const before = withDb(server.dataDir, (db) => db.prepare("SELECT * FROM notification_devices ORDER BY id").all());
     for (const [body, message] of [
       [{ ntfyUrl: "ftp://x/y" }, "The ntfy address must start with https:// or http://."],
-      [{ push: { ...push.subscription, endpoint: "http://192.0.2.1/push" } }, "The push subscription's endpoint must be an https:// address."],
+      [
+        { push: { ...push.subscription, endpoint: "http://192.0.2.1/push" } },
+        "The push subscription's endpoint must be an https:// address.",
+      ],
       [{ push: { ...push.subscription, keys: { p256dh: "short", auth: "x" } } }, "The push subscription's p256dh key is not valid."],
       [{ colour: "red" }, undefined],
     ] as const) {
@@ -162,14 +188,20 @@ test.describe("notifications", () => {
       expect(res.status()).toBe(400);
       if (message) expect((await res.json()).error).toBe(message);
     }
-    expect((await request.put(`${server.url}/api/notify/devices/nobody-here-0000000000000`, { data: { sound: false } })).status()).toBe(404);
+    expect((await request.put(`${server.url}/api/notify/devices/nobody-here-0000000000000`, { data: { sound: false } })).status()).toBe(
+      404,
+    );
     expect(withDb(server.dataDir, (db) => db.prepare("SELECT * FROM notification_devices ORDER BY id").all())).toEqual(before);
   });
 
-  test("a terminal session: a break due, a bell and a question left waiting reach each device once while the page is hidden, and nothing while it is visible", async ({ request }) => {
+  test("a terminal session: a break due, a bell and a question left waiting reach each device once while the page is hidden, and nothing while it is visible", async ({
+    request,
+  }) => {
     await open(page, `${server.url}/study`);
     await setVisible(false);
-    const start = await request.post(`${server.url}/api/session/start`, { data: { topic: "sorting", energy: 2, agent: "tutor", transport: "pty" } });
+    const start = await request.post(`${server.url}/api/session/start`, {
+      data: { topic: "sorting", energy: 2, agent: "tutor", transport: "pty" },
+    });
     expect(start.status()).toBe(201);
     const sessionId = ((await start.json()) as { session: { id: string } }).session.id;
     const socket: TestSocket = await connect(server.url);
@@ -200,16 +232,34 @@ test.describe("notifications", () => {
     expect(question.to).toHaveLength(3);
 
     // (What this page load showed: the record starts again with each page.)
-    expect((await shown(page)).map((s) => s.title)).toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
-    await expect.poll(() => pushes().map((p) => p.notice?.title)).toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
+    expect((await shown(page)).map((s) => s.title)).toEqual([
+      "Time for a break",
+      "The tutor is waiting for your answer",
+      "The tutor is waiting for your answer",
+    ]);
+    await expect
+      .poll(() => pushes().map((p) => p.notice?.title))
+      .toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
     const firstPush = pushes()[0]!;
     expect(firstPush).toEqual({
       type: "show",
-      notice: expect.objectContaining({ title: "Time for a break", body: "Step away from the screen for a few minutes.", link: `/study#notice=${breakDue.id}`, urgency: "normal" }),
+      notice: expect.objectContaining({
+        title: "Time for a break",
+        body: "Step away from the screen for a few minutes.",
+        link: `/study#notice=${breakDue.id}`,
+        urgency: "normal",
+      }),
     });
-    expect(vapidClaims(push.received[0]!.headers.authorization).k).toBe(((await (await request.get(`${server.url}/api/notify/vapid`)).json()) as { publicKey: string }).publicKey);
-    await expect.poll(() => ntfy.received.map((r) => r.headers.title)).toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
-    expect(ntfy.received[0]).toMatchObject({ body: "Step away from the screen for a few minutes.", headers: { priority: "3", click: `${server.url}/study#notice=${breakDue.id}` } });
+    expect(vapidClaims(push.received[0]!.headers.authorization).k).toBe(
+      ((await (await request.get(`${server.url}/api/notify/vapid`)).json()) as { publicKey: string }).publicKey,
+    );
+    await expect
+      .poll(() => ntfy.received.map((r) => r.headers.title))
+      .toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
+    expect(ntfy.received[0]).toMatchObject({
+      body: "Step away from the screen for a few minutes.",
+      headers: { priority: "3", click: `${server.url}/study#notice=${breakDue.id}` },
+    });
     // The page's own notice (overlay) carries the tutor's line; what leaves the machine does not.
     await expect(page.getByTestId("notice").filter({ hasText: "which sort is stable?" })).toBeVisible();
     expect(JSON.stringify(pushes()) + JSON.stringify(ntfy.received)).not.toContain("which sort");
@@ -218,6 +268,11 @@ test.describe("notifications", () => {
     // Looking at the page: the same events send nothing anywhere.
     await setVisible(true);
     expect(await page.title()).not.toMatch(/^\(\d\) /);
+    // Back after more than a second: what the tutor printed meanwhile comes first.
+    const digest = page.getByTestId("away-digest");
+    await expect(digest).toContainText("you said: which sort is stable?");
+    await expect(digest).toContainText("Time for a break");
+    await digest.getByRole("button", { name: "Got it" }).click();
     viewer.input("ring again\x07\r");
     const quiet = await sent("waiting-input", 3);
     expect(quiet.to).toEqual([]);
@@ -228,10 +283,14 @@ test.describe("notifications", () => {
     expect((await request.post(`${server.url}/api/session/end`)).status()).toBe(200);
   });
 
-  test("a chat session: a permission request reaches each device once while hidden, is withdrawn when answered, and coming back shows what happened", async ({ request }) => {
+  test("a chat session: a permission request reaches each device once while hidden, is withdrawn when answered, and coming back shows what happened", async ({
+    request,
+  }) => {
     const pushesBefore = push.received.length;
     const ntfyBefore = ntfy.received.length;
-    const start = await request.post(`${server.url}/api/session/start`, { data: { topic: "closures", energy: 8, agent: "tutor", transport: "acp" } });
+    const start = await request.post(`${server.url}/api/session/start`, {
+      data: { topic: "closures", energy: 8, agent: "tutor", transport: "acp" },
+    });
     expect(start.status()).toBe(201);
     const sessionId = ((await start.json()) as { session: { id: string } }).session.id;
     await open(page, `${server.url}/study`);
@@ -245,16 +304,29 @@ test.describe("notifications", () => {
     const asked = await sent("permission");
     expect(asked.title).toBe("The tutor asks for your permission");
     expect(asked.to.map((d) => d.alert).sort()).toEqual(["ntfy", "push", "system"]);
-    expect((await shown(page)).slice(shownBefore)).toEqual([{ title: "The tutor asks for your permission", tag: expect.stringContaining("permission"), link: `/study#notice=${asked.id}` }]);
+    expect((await shown(page)).slice(shownBefore)).toEqual([
+      { title: "The tutor asks for your permission", tag: expect.stringContaining("permission"), link: `/study#notice=${asked.id}` },
+    ]);
     await expect.poll(() => push.received.length).toBe(pushesBefore + 1);
-    expect(pushes().at(-1)).toEqual({ type: "show", notice: expect.objectContaining({ title: "The tutor asks for your permission", link: `/study#notice=${asked.id}`, urgency: "urgent" }) });
+    expect(pushes().at(-1)).toEqual({
+      type: "show",
+      notice: expect.objectContaining({
+        title: "The tutor asks for your permission",
+        link: `/study#notice=${asked.id}`,
+        urgency: "urgent",
+      }),
+    });
     expect(push.received.at(-1)!.headers.urgency).toBe("high");
     await expect.poll(() => ntfy.received.length).toBe(ntfyBefore + 1);
     expect(ntfy.received.at(-1)!.headers).toMatchObject({ title: "The tutor asks for your permission", priority: "5" });
 
     // Meanwhile: a parked thought and a mark; then the learner comes back after more than a second.
     expect((await request.post(`${server.url}/api/parking`, { data: { text: "ask about currying later" } })).status()).toBe(201);
-    expect((await request.post(`${server.url}/api/session/topics`, { data: { topic: "closures", status: "win", note: "explained it back" } })).status()).toBe(201);
+    expect(
+      (
+        await request.post(`${server.url}/api/session/topics`, { data: { topic: "closures", status: "win", note: "explained it back" } })
+      ).status(),
+    ).toBe(201);
     await page.waitForTimeout(1_100); // away longer than STUDYLOOP_AWAY_DIGEST_SECONDS
     await setVisible(true);
     const digest = page.getByTestId("away-digest");
@@ -271,7 +343,17 @@ test.describe("notifications", () => {
     await digest.getByRole("button", { name: "Got it" }).click();
 
     // Answered (here from the test's socket): withdrawn on the page and through push.
-    const requestId = withDb(server.dataDir, (db) => JSON.parse((db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'permission_request'").get(sessionId) as { payload: string }).payload).requestId as string);
+    const requestId = withDb(
+      server.dataDir,
+      (db) =>
+        JSON.parse(
+          (
+            db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'permission_request'").get(sessionId) as {
+              payload: string;
+            }
+          ).payload,
+        ).requestId as string,
+    );
     expect((await socket.emitWithAck("acp:permission", { sessionId, requestId, optionId: "allow" })).ok).toBe(true);
     await expect.poll(() => logRows("permission")[0]!.acted_at).not.toBeNull();
     await expect.poll(() => pushes().at(-1)).toEqual({ type: "withdraw", tag: expect.stringContaining("permission") });
@@ -299,12 +381,37 @@ test.describe("notifications", () => {
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     await expect.poll(() => registrations.length).toBeGreaterThan(0);
     const notifications = () =>
-      page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, link: (n.data as { link: string }).link })));
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          link: (n.data as { link: string }).link,
+        })),
+      );
     const before = (await notifications()).length;
-    const notice = { id: "6f1c2a52-2f5e-4d0c-9d7e-0a4b7f1e9a11", kind: "break-over", title: "Your break is over", body: "Come back when you are ready.", link: "/study#notice=6f1c2a52-2f5e-4d0c-9d7e-0a4b7f1e9a11", tag: "break-over:x:1", urgency: "normal" };
-    await cdp.send("ServiceWorker.deliverPushMessage", { origin: server.url, registrationId: registrations[0]!, data: JSON.stringify({ type: "show", notice }) });
-    await expect.poll(notifications).toContainEqual({ title: "Your break is over", body: "Come back when you are ready.", tag: "break-over:x:1", link: notice.link });
-    await cdp.send("ServiceWorker.deliverPushMessage", { origin: server.url, registrationId: registrations[0]!, data: JSON.stringify({ type: "withdraw", tag: "break-over:x:1" }) });
+    const notice = {
+      id: "6f1c2a52-2f5e-4d0c-9d7e-0a4b7f1e9a11",
+      kind: "break-over",
+      title: "Your break is over",
+      body: "Come back when you are ready.",
+      link: "/study#notice=6f1c2a52-2f5e-4d0c-9d7e-0a4b7f1e9a11",
+      tag: "break-over:x:1",
+      urgency: "normal",
+    };
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: server.url,
+      registrationId: registrations[0]!,
+      data: JSON.stringify({ type: "show", notice }),
+    });
+    await expect
+      .poll(notifications)
+      .toContainEqual({ title: "Your break is over", body: "Come back when you are ready.", tag: "break-over:x:1", link: notice.link });
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: server.url,
+      registrationId: registrations[0]!,
+      data: JSON.stringify({ type: "withdraw", tag: "break-over:x:1" }),
+    });
     await expect.poll(async () => (await notifications()).filter((n) => n.tag === "break-over:x:1")).toEqual([]);
     expect((await notifications()).length).toBeLessThanOrEqual(before);
   });

@@ -12,14 +12,18 @@ const LABEL: Record<DigestItem["kind"], string> = {
 };
 
 export function AwayDigest({ digest, onClose }: { digest: Digest; onClose: () => void }) {
-  const minutes = Math.max(1, Math.round(digest.awayMs / 60_000));
+  const minutes = Math.round(digest.awayMs / 60_000);
+  const away = minutes < 1 ? "less than a minute" : minutes === 1 ? "1 minute" : `${minutes} minutes`;
   return (
     <section className="away-digest panel notice" role="dialog" aria-labelledby="away-title" data-testid="away-digest">
       <div className="row spread">
         <h2 id="away-title" className="flush">
           While you were away
         </h2>
-        <span className="muted">{minutes === 1 ? "1 minute" : `${minutes} minutes`}{digest.topic ? ` · ${digest.topic}` : ""}</span>
+        <span className="muted">
+          {away}
+          {digest.topic ? ` · ${digest.topic}` : ""}
+        </span>
       </div>
       {digest.pending.length > 0 ? (
         <ul className="away-items pending" aria-label="Waiting for you">
@@ -33,7 +37,8 @@ export function AwayDigest({ digest, onClose }: { digest: Digest; onClose: () =>
       <ul className="away-items" aria-label="What happened">
         {digest.items.map((item, i) => (
           <li key={i} data-kind={item.kind}>
-            <span className="muted">{clock(item.at)}</span> <span className="badge">{LABEL[item.kind]}</span> <span className={item.kind === "output" ? "mono" : undefined}>{item.text}</span>
+            <span className="muted">{clock(item.at)}</span> <span className="badge">{LABEL[item.kind]}</span>{" "}
+            <span className={item.kind === "output" ? "mono" : undefined}>{item.text}</span>
           </li>
         ))}
       </ul>

@@ -9,7 +9,15 @@ import type { NoticePayload } from "@/server/notify/kinds";
 import type { ShowOptions } from "@/server/notify/presence";
 import type { Digest } from "@/server/notify/digest";
 import { studySocket } from "./socket";
-import { chime, closeSystemNotification, currentPresence, guessBrowserName, notifyClientId, serviceWorker, showSystemNotification } from "./notify-client";
+import {
+  chime,
+  closeSystemNotification,
+  currentPresence,
+  guessBrowserName,
+  notifyClientId,
+  serviceWorker,
+  showSystemNotification,
+} from "./notify-client";
 import { AwayDigest } from "./AwayDigest";
 
 /** Notices kept on screen at once; older ones drop off. */
@@ -28,7 +36,11 @@ export function NotificationCenter() {
       if (result.ok && result.value?.digest) setDigest(result.value.digest);
     };
     const hello = () =>
-      socket.emit("notify:hello", { clientId, name: guessBrowserName(), origin: window.location.origin, presence: currentPresence() }, (r) => takeDigest(r as never));
+      socket.emit(
+        "notify:hello",
+        { clientId, name: guessBrowserName(), origin: window.location.origin, presence: currentPresence() },
+        (r) => takeDigest(r as never),
+      );
     const report = () => {
       const presence = currentPresence();
       if (presence.visible && presence.focused) clearTitle();
@@ -95,10 +107,17 @@ export function NotificationCenter() {
   return (
     <>
       {digest ? <AwayDigest digest={digest} onClose={() => setDigest(null)} /> : null}
-      {notices.length > 0 ? (
+      {/* The digest lists the notices too: one thing to read at a time. */}
+      {notices.length > 0 && !digest ? (
         <section className="notices" aria-label="Notifications" aria-live="polite">
           {notices.map((n) => (
-            <div key={n.id} className={`notice-card panel ${n.urgency}`} role={n.urgency === "urgent" ? "alert" : "status"} data-testid="notice" data-kind={n.kind}>
+            <div
+              key={n.id}
+              className={`notice-card panel ${n.urgency}`}
+              role={n.urgency === "urgent" ? "alert" : "status"}
+              data-testid="notice"
+              data-kind={n.kind}
+            >
               <strong>{n.title}</strong>
               <span>{n.body}</span>
               <div className="row">

@@ -12,7 +12,10 @@ export function notifyClientId(): string {
   let id = window.localStorage.getItem(ID_KEY);
   if (!id || !/^[A-Za-z0-9_-]{22,64}$/.test(id)) {
     const bytes = crypto.getRandomValues(new Uint8Array(18));
-    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    id = btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     window.localStorage.setItem(ID_KEY, id);
   }
   return id;
@@ -21,8 +24,28 @@ export function notifyClientId(): string {
 /** A name for the Devices page the first time this browser is seen. */
 export function guessBrowserName(): string {
   const ua = navigator.userAgent;
-  const device = /iPhone/.test(ua) ? "iPhone" : /iPad/.test(ua) ? "iPad" : /Android/.test(ua) ? "Android" : /Macintosh/.test(ua) ? "Mac" : /Windows/.test(ua) ? "Windows PC" : /Linux|X11/.test(ua) ? "Linux computer" : "Device";
-  const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "browser";
+  const device = /iPhone/.test(ua)
+    ? "iPhone"
+    : /iPad/.test(ua)
+      ? "iPad"
+      : /Android/.test(ua)
+        ? "Android"
+        : /Macintosh/.test(ua)
+          ? "Mac"
+          : /Windows/.test(ua)
+            ? "Windows PC"
+            : /Linux|X11/.test(ua)
+              ? "Linux computer"
+              : "Device";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "browser";
   return `${device} (${browser})`;
 }
 
@@ -32,7 +55,12 @@ export function systemPermission(): PagePresence["permission"] {
 }
 
 export function currentPresence(): PagePresence {
-  return { visible: document.visibilityState === "visible", focused: document.hasFocus(), path: window.location.pathname, permission: systemPermission() };
+  return {
+    visible: document.visibilityState === "visible",
+    focused: document.hasFocus(),
+    path: window.location.pathname,
+    permission: systemPermission(),
+  };
 }
 
 /** Registers the service worker where the browser allows one (a secure context); null elsewhere. */
@@ -48,7 +76,13 @@ export async function serviceWorker(): Promise<ServiceWorkerRegistration | null>
 
 /** Shows a system notification: through the service worker when there is one (Android needs it). */
 export async function showSystemNotification(notice: NoticePayload): Promise<void> {
-  const options: NotificationOptions = { body: notice.body, tag: notice.tag, data: { link: notice.link, id: notice.id }, requireInteraction: notice.urgency === "urgent", silent: notice.urgency === "calm" };
+  const options: NotificationOptions = {
+    body: notice.body,
+    tag: notice.tag,
+    data: { link: notice.link, id: notice.id },
+    requireInteraction: notice.urgency === "urgent",
+    silent: notice.urgency === "calm",
+  };
   const registration = await serviceWorker();
   if (registration) return registration.showNotification(notice.title, options);
   const shown = new Notification(notice.title, options);

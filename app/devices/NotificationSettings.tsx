@@ -1,7 +1,7 @@
 "use client";
 // The Devices page's notification section: how this browser is notified (system notifications,
 // Web Push, an ntfy topic, sound), a test button, and every browser that gets notifications.
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import "../components/notify.css";
 import type { NotifyDeviceView } from "@/server/notify/device-store";
 import { ErrorAlert } from "../components/ErrorAlert";
@@ -10,38 +10,48 @@ import { notifyClientId, serviceWorker, systemPermission, vapidKeyBytes } from "
 type Settings = Partial<{ system: boolean; sound: boolean; push: PushSubscriptionJSON | null; ntfyUrl: string | null }>;
 
 export function NotificationSettings() {
-  const [me, setMe] = useState<string | null>(null);
+  // Browser-only facts, read after hydration (the server renders without them).
+  const me = useSyncExternalStore(noSubscription, notifyClientId, () => null);
+  const secure = useSyncExternalStore(
+    noSubscription,
+    () => window.isSecureContext,
+    () => true,
+  );
   const [devices, setDevices] = useState<NotifyDeviceView[] | null>(null);
   const [ntfy, setNtfy] = useState("");
-  const [secure, setSecure] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    const res = await fetch("/api/notify/devices", { cache: "no-store" }).catch(() => null);
-    if (!res?.ok) return setError("Could not read the notification settings. Is the StudyLoop server still running?");
-    const body = (await res.json()) as { devices: NotifyDeviceView[] };
-    setDevices(body.devices);
-    return body.devices;
-  }, []);
-
   useEffect(() => {
     const id = notifyClientId();
-    setMe(id);
-    setSecure(window.isSecureContext);
-    // The page's own hello (NotificationCenter) creates this browser's row; read once it has.
-    void load().then((list) => {
-      const mine = list?.find((d) => d.id === id);
-      if (mine?.ntfyUrl) setNtfy(mine.ntfyUrl);
-      if (!mine) setTimeout(() => void load().then((again) => setNtfy(again?.find((d) => d.id === id)?.ntfyUrl ?? "")), 800);
-    });
-  }, [load]);
+    let cancelled = false;
+    // The page's own hello (NotificationCenter) creates this browser's row: read again until it is there.
+    const read = (attempt: number) =>
+      fetch("/api/notify/devices", { cache: "no-store" })
+        .then((res) => (res.ok ? (res.json() as Promise<{ devices: NotifyDeviceView[] }>) : Promise.reject(new Error(String(res.status)))))
+        .then(({ devices: list }) => {
+          if (cancelled) return;
+          setDevices(list);
+          const mine = list.find((d) => d.id === id);
+          if (mine) setNtfy(mine.ntfyUrl ?? "");
+          else if (attempt < 10) setTimeout(() => void read(attempt + 1), 300);
+        })
+        .catch(() => setError("Could not read the notification settings. Is the StudyLoop server still running?"));
+    void read(0);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
 
   const save = async (settings: Settings, done: string) => {
     setError(null);
     setStatus(null);
     if (!me) return;
-    const res = await fetch(`/api/notify/devices/${me}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) }).catch(() => null);
+    const res = await fetch(`/api/notify/devices/${me}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(settings),
+    }).catch(() => null);
     if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
     const body = (await res.json().catch(() => ({}))) as { device?: NotifyDeviceView; error?: string };
     if (!res.ok || !body.device) return setError(body.error ?? `Could not save (HTTP ${res.status}).`);
@@ -50,15 +60,20 @@ export function NotificationSettings() {
   };
 
   const enableSystem = async () => {
-    if (systemPermission() === "unsupported") return setError("System notifications need HTTPS (start StudyLoop with --tls-cert) or this computer's own browser.");
+    if (systemPermission() === "unsupported")
+      return setError("System notifications need HTTPS (start StudyLoop with --tls-cert) or this computer's own browser.");
     const permission = await Notification.requestPermission();
-    if (permission !== "granted") return setError("The browser did not allow notifications: allow them for this site in its settings, then try again.");
+    if (permission !== "granted")
+      return setError("The browser did not allow notifications: allow them for this site in its settings, then try again.");
     await save({ system: true }, "System notifications are on for this browser.");
   };
 
   const enablePush = async () => {
     const registration = await serviceWorker();
-    if (!registration || !("pushManager" in registration)) return setError("Web Push needs HTTPS (start StudyLoop with --tls-cert) or this computer's own browser, and a browser that supports it.");
+    if (!registration || !("pushManager" in registration))
+      return setError(
+        "Web Push needs HTTPS (start StudyLoop with --tls-cert) or this computer's own browser, and a browser that supports it.",
+      );
     const res = await fetch("/api/notify/vapid", { cache: "no-store" }).catch(() => null);
     const key = res?.ok ? ((await res.json()) as { publicKey: string }).publicKey : null;
     if (!key) return setError("Could not read the server's push key. Reload and try again.");
@@ -66,7 +81,9 @@ export function NotificationSettings() {
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: vapidKeyBytes(key) });
       await save({ push: subscription.toJSON() }, "Push notifications are on for this browser.");
     } catch (e) {
-      setError(`The browser could not subscribe to push notifications (${e instanceof Error ? e.message : String(e)}). Allow notifications for this site and try again.`);
+      setError(
+        `The browser could not subscribe to push notifications (${e instanceof Error ? e.message : String(e)}). Allow notifications for this site and try again.`,
+      );
     }
   };
 
@@ -79,7 +96,11 @@ export function NotificationSettings() {
   const test = async (device: string) => {
     setError(null);
     setStatus(null);
-    const res = await fetch("/api/notify/test", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ device }) }).catch(() => null);
+    const res = await fetch("/api/notify/test", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ device }),
+    }).catch(() => null);
     if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
     const body = (await res.json().catch(() => ({}))) as { sent?: string[]; error?: string };
     if (!res.ok) return setError(body.error ?? `Could not send the test (HTTP ${res.status}).`);
@@ -104,8 +125,8 @@ export function NotificationSettings() {
       </p>
       {!secure ? (
         <p className="notice panel warn">
-          This page is not served over HTTPS, so the browser offers no system or push notifications here. Start StudyLoop with --tls-cert, or use
-          an ntfy topic below.
+          This page is not served over HTTPS, so the browser offers no system or push notifications here. Start StudyLoop with --tls-cert,
+          or use an ntfy topic below.
         </p>
       ) : null}
       {mine ? (
@@ -113,13 +134,24 @@ export function NotificationSettings() {
           <strong>This browser: {mine.name}</strong>
           <div className="row">
             {mine.system ? (
-              <button onClick={() => void save({ system: false }, "System notifications are off for this browser.")}>Turn off system notifications</button>
+              <button onClick={() => void save({ system: false }, "System notifications are off for this browser.")}>
+                Turn off system notifications
+              </button>
             ) : (
               <button onClick={() => void enableSystem()}>Turn on system notifications</button>
             )}
-            {mine.push ? <button onClick={() => void disablePush()}>Turn off push</button> : <button onClick={() => void enablePush()}>Turn on push (locked screen)</button>}
+            {mine.push ? (
+              <button onClick={() => void disablePush()}>Turn off push</button>
+            ) : (
+              <button onClick={() => void enablePush()}>Turn on push (locked screen)</button>
+            )}
             <label className="row">
-              <input type="checkbox" checked={mine.sound} onChange={(e) => void save({ sound: e.target.checked }, e.target.checked ? "Sound is on." : "Sound is off.")} /> Sound
+              <input
+                type="checkbox"
+                checked={mine.sound}
+                onChange={(e) => void save({ sound: e.target.checked }, e.target.checked ? "Sound is on." : "Sound is off.")}
+              />{" "}
+              Sound
             </label>
           </div>
           <form
@@ -130,7 +162,14 @@ export function NotificationSettings() {
             }}
           >
             <label htmlFor="ntfy-url">ntfy topic URL</label>
-            <input id="ntfy-url" type="text" inputMode="url" placeholder="https://ntfy.sh/a-long-secret-topic" value={ntfy} onChange={(e) => setNtfy(e.target.value)} />
+            <input
+              id="ntfy-url"
+              type="text"
+              inputMode="url"
+              placeholder="https://ntfy.sh/a-long-secret-topic"
+              value={ntfy}
+              onChange={(e) => setNtfy(e.target.value)}
+            />
             <button type="submit">Save topic</button>
           </form>
           <div>
@@ -156,7 +195,8 @@ export function NotificationSettings() {
               <li key={d.id} className="panel" data-testid="notify-device">
                 <strong>{d.name}</strong>
                 <span className="muted">
-                  {channels(d)} · last looked {d.lastSeenAt ? new Date(d.lastSeenAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never"}
+                  {channels(d)} · last looked{" "}
+                  {d.lastSeenAt ? new Date(d.lastSeenAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never"}
                 </span>
                 <div className="row">
                   <button onClick={() => void test(d.id)}>Send a test notification</button>
@@ -171,6 +211,8 @@ export function NotificationSettings() {
     </section>
   );
 }
+
+const noSubscription = () => () => undefined;
 
 function channels(d: NotifyDeviceView): string {
   const list = ["in the page", ...(d.system ? ["system"] : []), ...(d.push ? ["push"] : []), ...(d.ntfyUrl ? ["ntfy"] : [])];

@@ -34,7 +34,10 @@ export async function startPushEndpoint(status = 201): Promise<PushEndpoint> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    subscription: { endpoint: `http://127.0.0.1:${port}/push/${crypto.randomUUID()}`, keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") } },
+    subscription: {
+      endpoint: `http://127.0.0.1:${port}/push/${crypto.randomUUID()}`,
+      keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") },
+    },
     received,
     decrypt: (push) => JSON.parse(decryptAes128gcm(push.body, ecdh, publicKey, auth).toString("utf8")),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -68,12 +71,20 @@ export function decryptAes128gcm(body: Buffer, ecdh: crypto.ECDH, uaPublic: Buff
 export function vapidClaims(authorization: string | undefined): { aud: string; exp: number; sub: string; k: string } {
   const match = /^vapid t=([^,]+),\s*k=(\S+)$/.exec(authorization ?? "");
   if (!match) throw new Error(`not a VAPID authorization: ${authorization}`);
-  const payload = JSON.parse(Buffer.from(match[1]!.split(".")[1]!, "base64url").toString("utf8")) as { aud: string; exp: number; sub: string };
+  const payload = JSON.parse(Buffer.from(match[1]!.split(".")[1]!, "base64url").toString("utf8")) as {
+    aud: string;
+    exp: number;
+    sub: string;
+  };
   return { ...payload, k: match[2]! };
 }
 
 /** A stand-in ntfy server: records each POST (headers and text). */
-export async function startNtfyServer(): Promise<{ url: string; received: { path: string; headers: http.IncomingHttpHeaders; body: string }[]; close(): Promise<void> }> {
+export async function startNtfyServer(): Promise<{
+  url: string;
+  received: { path: string; headers: http.IncomingHttpHeaders; body: string }[];
+  close(): Promise<void>;
+}> {
   const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -86,5 +97,9 @@ export async function startNtfyServer(): Promise<{ url: string; received: { path
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/studyloop-test-topic`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/studyloop-test-topic`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

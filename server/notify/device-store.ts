@@ -98,7 +98,11 @@ export class NotifyDeviceStore {
     const { push, ...rest } = settings;
     const data = {
       ...rest,
-      ...(push === undefined ? {} : push === null ? { pushEndpoint: null, pushP256dh: null, pushAuth: null } : { pushEndpoint: push.endpoint, pushP256dh: push.keys.p256dh, pushAuth: push.keys.auth }),
+      ...(push === undefined
+        ? {}
+        : push === null
+          ? { pushEndpoint: null, pushP256dh: null, pushAuth: null }
+          : { pushEndpoint: push.endpoint, pushP256dh: push.keys.p256dh, pushAuth: push.keys.auth }),
     };
     const result = await this.db.notificationDevice.updateMany({ where: { id }, data });
     return result.count === 1 ? this.byId(id) : null;
@@ -110,7 +114,10 @@ export class NotifyDeviceStore {
 
   /** The push service said the subscription is gone (404/410): forget it. */
   async dropPush(id: string, endpoint: string): Promise<void> {
-    await this.db.notificationDevice.updateMany({ where: { id, pushEndpoint: endpoint }, data: { pushEndpoint: null, pushP256dh: null, pushAuth: null } });
+    await this.db.notificationDevice.updateMany({
+      where: { id, pushEndpoint: endpoint },
+      data: { pushEndpoint: null, pushP256dh: null, pushAuth: null },
+    });
   }
 
   async remove(id: string): Promise<boolean> {

@@ -4,9 +4,24 @@ import { buildDigest, isEmptyDigest, type DigestInput } from "./digest.ts";
 
 const since = new Date("2026-12-01T10:00:00Z");
 const at = (min: number) => new Date(since.getTime() + min * 60_000);
-const ev = (seq: number, min: number, kind: AcpEventRecord["kind"], payload: Record<string, unknown>): AcpEventRecord => ({ seq, kind, payload, at: at(min).toISOString() });
+const ev = (seq: number, min: number, kind: AcpEventRecord["kind"], payload: Record<string, unknown>): AcpEventRecord => ({
+  seq,
+  kind,
+  payload,
+  at: at(min).toISOString(),
+});
 
-const empty: DigestInput = { since, now: at(10), sessionId: "s1", topic: "closures", outputLines: [], chat: [], marks: [], parked: [], notices: [] };
+const empty: DigestInput = {
+  since,
+  now: at(10),
+  sessionId: "s1",
+  topic: "closures",
+  outputLines: [],
+  chat: [],
+  marks: [],
+  parked: [],
+  notices: [],
+};
 
 describe("buildDigest", () => {
   it("nothing happened: an empty digest", () => {

@@ -50,17 +50,29 @@ export function buildDigest(input: DigestInput): Digest {
   const after = (at: number) => at > since;
   const items: DigestItem[] = [];
 
-  const lines = dedupeAdjacent(input.outputLines.filter((l) => after(l.at)).map((l) => ({ at: l.at, text: l.text.trim() })).filter((l) => l.text.length > 0));
+  const lines = dedupeAdjacent(
+    input.outputLines
+      .filter((l) => after(l.at))
+      .map((l) => ({ at: l.at, text: l.text.trim() }))
+      .filter((l) => l.text.length > 0),
+  );
   for (const line of lines.slice(-DIGEST_LIMITS.OUTPUT_LINES)) items.push({ kind: "output", at: iso(line.at), text: clip(line.text) });
 
-  const { said, pending } = readChat(input.chat.filter((e) => after(Date.parse(e.at))), input.chat);
+  const { said, pending } = readChat(
+    input.chat.filter((e) => after(Date.parse(e.at))),
+    input.chat,
+  );
   items.push(...said.slice(-DIGEST_LIMITS.PER_KIND));
 
   for (const m of input.marks.filter((m) => after(m.createdAt.getTime())).slice(-DIGEST_LIMITS.PER_KIND)) {
     items.push({ kind: "mark", at: m.createdAt.toISOString(), text: clip(`${m.status}: ${m.topic}${m.note ? ` (${m.note})` : ""}`) });
   }
   for (const p of input.parked.filter((p) => after(p.createdAt.getTime())).slice(-DIGEST_LIMITS.PER_KIND)) {
-    items.push({ kind: "parked", at: p.createdAt.toISOString(), text: clip(`${p.source === "agent" ? "The tutor parked" : "Parked"}: ${p.text}`) });
+    items.push({
+      kind: "parked",
+      at: p.createdAt.toISOString(),
+      text: clip(`${p.source === "agent" ? "The tutor parked" : "Parked"}: ${p.text}`),
+    });
   }
   for (const n of input.notices.filter((n) => after(n.createdAt.getTime())).slice(-DIGEST_LIMITS.PER_KIND)) {
     items.push({ kind: "notice", at: n.createdAt.toISOString(), text: n.title });

@@ -21,7 +21,12 @@ describe("InputWaitDetector", () => {
     },
     { name: "not yet silent long enough", steps: [[0, "Which sort is stable?\r\ntutor> "]], at: 4.9, check: null },
     { name: "silence without a question: nothing", steps: [[0, "Here is the answer.\r\ntutor> "]], at: 10, check: null },
-    { name: "a question but the cursor is mid-output: nothing", steps: [[0, "Ready?\r\nprinting the next part of a long"]], at: 10, check: null },
+    {
+      name: "a question but the cursor is mid-output: nothing",
+      steps: [[0, "Ready?\r\nprinting the next part of a long"]],
+      at: 10,
+      check: null,
+    },
     {
       name: "a question on the cursor's own line (y/n)",
       steps: [[0, "Overwrite notes.md? (y/n)"]],

@@ -91,7 +91,12 @@ export class InputWaitDetector {
 
   /** The last line with words on it before the cursor's (the cursor's line is often a bare prompt). */
   private lastText(): string {
-    return [...this.lines].reverse().find((l) => l.trim().length > 0)?.trim() ?? this.current.trim();
+    return (
+      [...this.lines]
+        .reverse()
+        .find((l) => l.trim().length > 0)
+        ?.trim() ?? this.current.trim()
+    );
   }
 
   private append(text: string): void {

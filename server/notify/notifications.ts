@@ -42,7 +42,9 @@ export function createNotifications(deps: {
     log: deps.log,
   });
   const onRevoked = (deviceId: string) =>
-    void store.removeForDevice(deviceId).catch((error: unknown) => deps.log(`Could not remove a revoked device's notification settings: ${String(error)}`));
+    void store
+      .removeForDevice(deviceId)
+      .catch((error: unknown) => deps.log(`Could not remove a revoked device's notification settings: ${String(error)}`));
   deps.access.on("revoked", onRevoked);
   return {
     notifier,

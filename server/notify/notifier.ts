@@ -89,14 +89,26 @@ export class Notifier {
     };
     try {
       await this.deps.db.notificationLog.create({
-        data: { id, key, kind: event.kind, sessionId: event.sessionId ?? null, title: notice.title, body: notice.body, link: notice.link, createdAt: new Date(notice.at) },
+        data: {
+          id,
+          key,
+          kind: event.kind,
+          sessionId: event.sessionId ?? null,
+          title: notice.title,
+          body: notice.body,
+          link: notice.link,
+          createdAt: new Date(notice.at),
+        },
       });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return null;
       throw error;
     }
     const rows = await this.deps.store.all();
-    const plan = planDeliveries(kind.urgency, rows.map((row) => this.stateOf(row, event.sessionId)));
+    const plan = planDeliveries(
+      kind.urgency,
+      rows.map((row) => this.stateOf(row, event.sessionId)),
+    );
     await this.deliver(notice, plan, rows);
     await this.deps.db.notificationLog.update({ where: { id }, data: { deliveries: JSON.stringify(plan) } });
     return notice;
@@ -116,7 +128,11 @@ export class Notifier {
       tag: `test:${id}`,
       at: this.now().toISOString(),
     };
-    const deliveries = planDeliveries(notice.urgency, rows.map((row) => this.stateOf(row, undefined)), { test: deviceId });
+    const deliveries = planDeliveries(
+      notice.urgency,
+      rows.map((row) => this.stateOf(row, undefined)),
+      { test: deviceId },
+    );
     if (deliveries.length === 0) return null;
     await this.deliver(notice, deliveries, rows);
     return { notice, deliveries };
@@ -161,7 +177,10 @@ export class Notifier {
   // ---- pages ---------------------------------------------------------------------------------------
 
   /** A page connected (or reconnected). Returns the digest when its device comes back after a while. */
-  async hello(socketId: string, hello: { clientId: string; deviceId: string | null; name: string; origin: string; presence: PagePresence }): Promise<Welcome> {
+  async hello(
+    socketId: string,
+    hello: { clientId: string; deviceId: string | null; name: string; origin: string; presence: PagePresence },
+  ): Promise<Welcome> {
     const row = await this.deps.store.hello(hello.clientId, { deviceId: hello.deviceId, name: hello.name, origin: hello.origin });
     const wasLooking = this.isLooking(hello.clientId);
     this.pages.set(socketId, { socketId, clientId: hello.clientId, presence: hello.presence });
@@ -200,7 +219,9 @@ export class Notifier {
   }
 
   private seen(clientId: string): Promise<void> {
-    return this.deps.store.seen(clientId, this.now()).catch((error: unknown) => this.deps.log(`Could not record when a device was last seen: ${String(error)}`));
+    return this.deps.store
+      .seen(clientId, this.now())
+      .catch((error: unknown) => this.deps.log(`Could not record when a device was last seen: ${String(error)}`));
   }
 
   private pagesOf(clientId: string): Page[] {
@@ -243,7 +264,12 @@ export class Notifier {
         }
         if (d.alert === "push") await this.pushTo(device, { type: "show", notice: remote }, pushUrgency(notice.urgency), notice.tag);
         if (d.alert === "ntfy" && device.ntfyUrl) {
-          const result = await sendNtfy(device.ntfyUrl, { title: notice.title, body: remote.body, urgency: notice.urgency, click: device.origin ? `${device.origin}${notice.link}` : undefined });
+          const result = await sendNtfy(device.ntfyUrl, {
+            title: notice.title,
+            body: remote.body,
+            urgency: notice.urgency,
+            click: device.origin ? `${device.origin}${notice.link}` : undefined,
+          });
           if (!result.ok) this.deps.log(`Could not send a notification to ${device.name} through ntfy: ${result.detail}.`);
         }
       }),
@@ -252,7 +278,12 @@ export class Notifier {
 
   private async pushTo(device: NotificationDevice, payload: unknown, urgency: "high" | "normal" | "low", topic: string): Promise<void> {
     if (!device.pushEndpoint || !device.pushP256dh || !device.pushAuth) return;
-    const result = await this.deps.push.send({ endpoint: device.pushEndpoint, p256dh: device.pushP256dh, auth: device.pushAuth }, payload, urgency, topic);
+    const result = await this.deps.push.send(
+      { endpoint: device.pushEndpoint, p256dh: device.pushP256dh, auth: device.pushAuth },
+      payload,
+      urgency,
+      topic,
+    );
     if (result.ok) return;
     this.deps.log(`Could not send a push notification to ${device.name}: ${result.detail}.`);
     if (result.gone) await this.deps.store.dropPush(device.id, device.pushEndpoint);

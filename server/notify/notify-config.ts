@@ -7,14 +7,18 @@ import { z } from "zod";
 import { CONFIG_FILE_NAME } from "../config/paths.ts";
 import { DEFAULT_WAIT_RULE, type WaitRule } from "./input-wait.ts";
 
-const pattern = z.string().min(1).max(500).refine((s) => {
-  try {
-    new RegExp(s, "u");
-    return true;
-  } catch {
-    return false;
-  }
-}, "is not a valid regular expression");
+const pattern = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((s) => {
+    try {
+      new RegExp(s, "u");
+      return true;
+    } catch {
+      return false;
+    }
+  }, "is not a valid regular expression");
 
 const RuleSchema = z
   .object({
@@ -22,7 +26,10 @@ const RuleSchema = z
     idleSeconds: z.number().positive().max(3600),
     question: pattern,
     prompt: pattern,
-    longRunSeconds: z.number().min(0).max(24 * 3600),
+    longRunSeconds: z
+      .number()
+      .min(0)
+      .max(24 * 3600),
   })
   .partial();
 
@@ -48,7 +55,10 @@ export function parseNotifyConfig(json: unknown): NotifyConfig {
   const parsed = NotifyConfigSchema.safeParse(json ?? {});
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return { ruleFor: () => DEFAULT_WAIT_RULE, problem: `${CONFIG_FILE_NAME}: ${first?.path.join(".") ?? "notifications"} ${first?.message ?? "is not valid"}; the default notification rules apply.` };
+    return {
+      ruleFor: () => DEFAULT_WAIT_RULE,
+      problem: `${CONFIG_FILE_NAME}: ${first?.path.join(".") ?? "notifications"} ${first?.message ?? "is not valid"}; the default notification rules apply.`,
+    };
   }
   const { waiting, agents } = parsed.data.notifications;
   return { ruleFor: (agent) => toRule({ ...waiting, ...(agents[agent] ?? {}) }), problem: null };

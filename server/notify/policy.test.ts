@@ -56,7 +56,10 @@ describe("planDeliveries", () => {
     {
       name: "the learner looks at the session on one device: nothing anywhere",
       urgency: "urgent",
-      devices: [device("laptop", { pages: 1, looking: true, showsSession: true, system: true }), device("phone", { push: true, ntfy: true })],
+      devices: [
+        device("laptop", { pages: 1, looking: true, showsSession: true, system: true }),
+        device("phone", { push: true, ntfy: true }),
+      ],
       want: [],
     },
     {
@@ -80,7 +83,10 @@ describe("planDeliveries", () => {
   }
 
   it("a test goes to the one device asked for, through each of its channels, even while it is looked at", () => {
-    const devices = [device("a", { pages: 1, looking: true, showsSession: true, system: true, push: true, ntfy: true }), device("b", { push: true })];
+    const devices = [
+      device("a", { pages: 1, looking: true, showsSession: true, system: true, push: true, ntfy: true }),
+      device("b", { push: true }),
+    ];
     expect(planDeliveries("normal", devices, { test: "a" })).toEqual([
       { device: "a", page: true, quiet: false, sound: true, alert: "system" },
       { device: "a", page: false, quiet: false, sound: false, alert: "push" },

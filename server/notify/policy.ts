@@ -40,7 +40,13 @@ export function planDeliveries(urgency: Urgency, devices: readonly DeviceState[]
     const d = devices.find((device) => device.id === opts.test);
     if (!d) return [];
     const alerts = allAlerts(d);
-    const out: Delivery[] = alerts.map((alert, i) => ({ device: d.id, page: i === 0 && d.pages > 0, quiet: false, sound: i === 0 && d.sound && d.pages > 0, alert }));
+    const out: Delivery[] = alerts.map((alert, i) => ({
+      device: d.id,
+      page: i === 0 && d.pages > 0,
+      quiet: false,
+      sound: i === 0 && d.sound && d.pages > 0,
+      alert,
+    }));
     if (out.length === 0 && d.pages > 0) out.push({ device: d.id, page: true, quiet: false, sound: d.sound, alert: null });
     return out;
   }

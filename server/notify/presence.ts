@@ -14,8 +14,16 @@ export type PagePresence = z.infer<typeof PagePresenceSchema>;
 export const NotifyHelloSchema = z.object({
   clientId: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
   /** A name for the Devices page the first time this browser is seen ("Android phone (Chrome)"). */
-  name: z.string().trim().min(1).max(60).regex(/^[^\p{Cc}]*$/u),
-  origin: z.string().max(300).regex(/^https?:\/\/[^/\s]+$/),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .regex(/^[^\p{Cc}]*$/u),
+  origin: z
+    .string()
+    .max(300)
+    .regex(/^https?:\/\/[^/\s]+$/),
   presence: PagePresenceSchema,
 });
 export type NotifyHello = z.infer<typeof NotifyHelloSchema>;

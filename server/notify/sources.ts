@@ -78,9 +78,16 @@ export function connectSources(deps: SourceDeps): Sources {
     const p = event.payload;
     if (event.kind === "permission_request") {
       const title = (p.toolCall as { title?: unknown } | undefined)?.title;
-      send({ kind: "permission", sessionId, key: permissionKey(sessionId, p.requestId), text: typeof title === "string" ? `It asks: ${title}` : undefined });
+      send({
+        kind: "permission",
+        sessionId,
+        key: permissionKey(sessionId, p.requestId),
+        text: typeof title === "string" ? `It asks: ${title}` : undefined,
+      });
     } else if (event.kind === "permission_outcome") {
-      void notifier.resolve(permissionKey(sessionId, p.requestId)).catch((error: unknown) => log(`Could not withdraw a notification: ${String(error)}`));
+      void notifier
+        .resolve(permissionKey(sessionId, p.requestId))
+        .catch((error: unknown) => log(`Could not withdraw a notification: ${String(error)}`));
     } else if (event.kind === "user_message") {
       const turn = turns.get(sessionId);
       if (turn) turn.startedAt = Date.parse(event.at);
@@ -117,7 +124,12 @@ export function connectSources(deps: SourceDeps): Sources {
         const t = timerStateOf(row, deps.minuteMs);
         const reading = readTimer(t, now);
         if (reading.active) {
-          send({ kind: "break-due", sessionId: row.id, key: `break-due:${row.id}:${reading.active.n}`, text: `You have focused for ${reading.active.focusMinute} minutes: take ${reading.active.breakMinutes}.` });
+          send({
+            kind: "break-due",
+            sessionId: row.id,
+            key: `break-due:${row.id}:${reading.active.n}`,
+            text: `You have focused for ${reading.active.focusMinute} minutes: take ${reading.active.breakMinutes}.`,
+          });
         }
         const onBreak = [...t.nudges].reverse().find((r) => r.answer === "break");
         if (reading.paused && onBreak && reading.pausedForMs >= onBreak.breakMinutes * deps.minuteMs) {
@@ -128,7 +140,10 @@ export function connectSources(deps: SourceDeps): Sources {
       checking = false;
     }
   };
-  const interval = setInterval(() => void checkTimers().catch((error: unknown) => log(`Could not check the timer for notifications: ${String(error)}`)), TIMER_CHECK_MS);
+  const interval = setInterval(
+    () => void checkTimers().catch((error: unknown) => log(`Could not check the timer for notifications: ${String(error)}`)),
+    TIMER_CHECK_MS,
+  );
   interval.unref();
 
   notifier.setDigestSource((since) => gatherDigest(deps, since, terminals));

@@ -27,14 +27,19 @@ export class TerminalScanner {
           if (code === ESC) this.state = "esc";
           else if (code === BEL) bells++;
           else if (code === 0x0a || code === 0x0d) text += chunk[i];
-          else if (code === 0x9b) this.state = "csi"; // 8-bit CSI
-          else if (code === 0x9d || code === 0x90) this.state = "string"; // 8-bit OSC, DCS
+          else if (code === 0x9b)
+            this.state = "csi"; // 8-bit CSI
+          else if (code === 0x9d || code === 0x90)
+            this.state = "string"; // 8-bit OSC, DCS
           else if (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)) text += chunk[i];
           break;
         case "esc":
-          if (code === 0x5b) this.state = "csi"; // [
-          else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) this.state = "string"; // ] P X ^ _
-          else if (code >= 0x20 && code <= 0x2f) this.state = "esc"; // intermediates: ESC ( B and the like
+          if (code === 0x5b)
+            this.state = "csi"; // [
+          else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f)
+            this.state = "string"; // ] P X ^ _
+          else if (code >= 0x20 && code <= 0x2f)
+            this.state = "esc"; // intermediates: ESC ( B and the like
           else this.state = "ground";
           break;
         case "csi":

@@ -48,10 +48,13 @@ export class TerminalWatch {
     if (this.timer) clearTimeout(this.timer);
     const due = this.detector.dueAt();
     if (due === null) return;
-    this.timer = setTimeout(() => {
-      const verdict = this.detector.check(this.now());
-      if (verdict) this.onVerdict(verdict);
-    }, Math.max(0, due - this.now()) + 10);
+    this.timer = setTimeout(
+      () => {
+        const verdict = this.detector.check(this.now());
+        if (verdict) this.onVerdict(verdict);
+      },
+      Math.max(0, due - this.now()) + 10,
+    );
     this.timer.unref();
   }
 

@@ -44,8 +44,20 @@ describe("WebPushChannel", () => {
     const keys = loadVapidKeys(dir);
     const channel = new WebPushChannel(keys);
     const s = endpoint.subscription;
-    const payload = { type: "show", notice: { id: "n1", title: "The tutor asks for your permission", body: "Open StudyLoop to allow or deny it.", link: "/study#notice=n1", tag: "t", urgency: "urgent" } };
-    expect(await channel.send({ endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth }, payload, "high", "permission:abc")).toEqual({ ok: true });
+    const payload = {
+      type: "show",
+      notice: {
+        id: "n1",
+        title: "The tutor asks for your permission",
+        body: "Open StudyLoop to allow or deny it.",
+        link: "/study#notice=n1",
+        tag: "t",
+        urgency: "urgent",
+      },
+    };
+    expect(
+      await channel.send({ endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth }, payload, "high", "permission:abc"),
+    ).toEqual({ ok: true });
     expect(endpoint.received).toHaveLength(1);
     const push = endpoint.received[0]!;
     expect(push.headers["content-encoding"]).toBe("aes128gcm");
@@ -61,7 +73,11 @@ describe("WebPushChannel", () => {
   it("a subscription the push service no longer knows is reported gone", async () => {
     const gone = await startPushEndpoint(410);
     const s = gone.subscription;
-    const result = await new WebPushChannel(loadVapidKeys(dir)).send({ endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth }, {}, "low");
+    const result = await new WebPushChannel(loadVapidKeys(dir)).send(
+      { endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth },
+      {},
+      "low",
+    );
     await gone.close();
     expect(result).toMatchObject({ ok: false, gone: true });
   });
@@ -70,7 +86,12 @@ describe("WebPushChannel", () => {
 describe("ntfy", () => {
   it("POSTs the text with the title, priority and link as ntfy headers", async () => {
     const ntfy = await startNtfyServer();
-    const result = await sendNtfy(ntfy.url, { title: "Time for a break", body: "Step away from the screen for a few minutes.", urgency: "normal", click: "http://127.0.0.1:1/study#notice=x" });
+    const result = await sendNtfy(ntfy.url, {
+      title: "Time for a break",
+      body: "Step away from the screen for a few minutes.",
+      urgency: "normal",
+      click: "http://127.0.0.1:1/study#notice=x",
+    });
     await ntfy.close();
     expect(result).toEqual({ ok: true });
     expect(ntfy.received).toHaveLength(1);

@@ -26,7 +26,11 @@ export function loadVapidKeys(dataDir: string): VapidKeys {
     if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
     return keys;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`${file} is not readable or not valid: remove it and restart StudyLoop to make new keys (devices then subscribe again).`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new Error(
+        `${file} is not readable or not valid: remove it and restart StudyLoop to make new keys (devices then subscribe again).`,
+        { cause: error },
+      );
   }
   const keys = webpush.generateVAPIDKeys();
   // wx: two servers starting at once cannot both write; the loser reads the winner's keys.
@@ -55,14 +59,18 @@ export class WebPushChannel {
   }
 
   async send(target: PushTarget, payload: unknown, urgency: "high" | "normal" | "low", topic?: string): Promise<PushResult> {
-    const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, JSON.stringify(payload), {
-      vapidDetails: { subject: VAPID_SUBJECT, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
-      TTL: PUSH_TTL_SECONDS,
-      urgency,
-      contentEncoding: "aes128gcm",
-      // A newer message with the same topic replaces an undelivered one (RFC 8030 §5.4).
-      ...(topic ? { topic: topic.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32) } : {}),
-    });
+    const details = webpush.generateRequestDetails(
+      { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      JSON.stringify(payload),
+      {
+        vapidDetails: { subject: VAPID_SUBJECT, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+        TTL: PUSH_TTL_SECONDS,
+        urgency,
+        contentEncoding: "aes128gcm",
+        // A newer message with the same topic replaces an undelivered one (RFC 8030 §5.4).
+        ...(topic ? { topic: topic.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32) } : {}),
+      },
+    );
     try {
       const response = await fetch(details.endpoint, {
         method: details.method,
@@ -71,7 +79,11 @@ export class WebPushChannel {
         signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
       });
       if (response.ok) return { ok: true };
-      return { ok: false, gone: response.status === 404 || response.status === 410, detail: `the push service answered ${response.status}` };
+      return {
+        ok: false,
+        gone: response.status === 404 || response.status === 410,
+        detail: `the push service answered ${response.status}`,
+      };
     } catch (error) {
       return { ok: false, gone: false, detail: error instanceof Error ? error.message : String(error) };
     }

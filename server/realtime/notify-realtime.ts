@@ -10,7 +10,11 @@ import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, Soc
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type NotifySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
-const FAILED = { ok: false as const, status: 500, error: "StudyLoop could not set up notifications for this page. Reload it; if it keeps happening, see the server's log." };
+const FAILED = {
+  ok: false as const,
+  status: 500,
+  error: "StudyLoop could not set up notifications for this page. Reload it; if it keeps happening, see the server's log.",
+};
 
 export function attachNotifyRealtime(io: IO, notifier: Notifier, access: AccessControl, log: (line: string) => void): () => void {
   notifier.attachPages({
@@ -52,7 +56,9 @@ export function attachNotifyRealtime(io: IO, notifier: Notifier, access: AccessC
     socket.on("notify:act", (payload) => {
       const parsed = NotifyActSchema.safeParse(payload);
       if (!parsed.success) return;
-      void notifier.act(parsed.data.noticeId, clients.get(socket.id) ?? null).catch((error: unknown) => log(`Could not withdraw a notice: ${String(error)}`));
+      void notifier
+        .act(parsed.data.noticeId, clients.get(socket.id) ?? null)
+        .catch((error: unknown) => log(`Could not withdraw a notice: ${String(error)}`));
     });
 
     socket.on("disconnect", () => {

@@ -14,7 +14,8 @@ export function POST(request: Request) {
     const parsed = TestSchema.safeParse(await readJson(request));
     if (!parsed.success) throw badRequest("Say which device to send the test to.");
     const sent = await getRuntime().notify.test(parsed.data.device);
-    if (!sent) throw notFound("That device has no way to be notified yet: open StudyLoop on it, or give it a push subscription or an ntfy address.");
+    if (!sent)
+      throw notFound("That device has no way to be notified yet: open StudyLoop on it, or give it a push subscription or an ntfy address.");
     const channels = sent.deliveries.flatMap((d) => [...(d.page ? ["page"] : []), ...(d.alert ? [d.alert] : [])]);
     return json({ sent: channels });
   });

@@ -5,7 +5,8 @@ import { CLIENT_ID, NotifySettingsSchema, notifyDeviceView } from "@/server/noti
 
 export const dynamic = "force-dynamic";
 
-const missing = (id: string) => notFound(`Could not find notification device ${id.slice(0, 64)}: open StudyLoop on that device once, then try again.`);
+const missing = (id: string) =>
+  notFound(`Could not find notification device ${id.slice(0, 64)}: open StudyLoop on that device once, then try again.`);
 
 /** Changes how one browser is notified: system notifications, sound, a Web Push subscription, an ntfy URL. */
 export function PUT(request: Request, { params }: { params: Promise<{ id: string }> }) {
