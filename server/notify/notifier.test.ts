@@ -48,7 +48,15 @@ beforeEach(async () => {
     instanceId: "test-instance",
     state: async () => ({ session: null }),
   }) as unknown as SessionService;
-  notifications = createNotifications({ db, sessions, access, dataDir: tmp, settings: loadSettings({}), log: () => {} });
+  // A plan minute lasts 10 ms here: the timer source's break due / over come at once.
+  notifications = createNotifications({
+    db,
+    sessions,
+    access,
+    dataDir: tmp,
+    settings: loadSettings({ STUDYLOOP_TIMER_MINUTE_SECONDS: "0.01" }),
+    log: () => {},
+  });
   notifications.notifier.attachPages({
     show: (socket, notice, how) => pages.push({ socket, notice, how }),
     withdraw: (socket, tag) => pages.push({ socket, withdraw: tag }),
@@ -151,5 +159,51 @@ describe("Notifier", () => {
     await expect.poll(() => db.notificationDevice.count({ where: { id: PHONE } })).toBe(0);
     await db.device.delete({ where: { id: other.id } });
     expect(await db.notificationDevice.count()).toBe(0);
+  });
+
+  it("break due and break over come from the timer of this server's live sessions, once each", async () => {
+    await twoDevices();
+    const now = Date.now();
+    const nudge = { n: 1, focusMinute: 25, long: false, breakMinutes: 5, shownAt: new Date(now).toISOString() };
+    const row = {
+      energy: 5,
+      agent: "tutor",
+      transport: "pty",
+      status: "live",
+      ownerInstance: "test-instance",
+      startedAt: new Date(now - 1_000),
+    };
+    await db.studySession.create({
+      data: { ...row, id: "s-due", topic: "a", nudgesShown: JSON.stringify([{ ...nudge, answeredAt: null, answer: null }]) },
+    });
+    await db.studySession.create({
+      data: {
+        ...row,
+        id: "s-over",
+        topic: "b",
+        pausedAt: new Date(now - 500),
+        nudgesShown: JSON.stringify([{ ...nudge, answeredAt: new Date(now - 500).toISOString(), answer: "break" }]),
+      },
+    });
+    // Another server's session is not ours to announce.
+    await db.studySession.create({
+      data: {
+        ...row,
+        id: "s-other",
+        topic: "c",
+        ownerInstance: "elsewhere",
+        nudgesShown: JSON.stringify([{ ...nudge, answeredAt: null, answer: null }]),
+      },
+    });
+    await expect.poll(() => db.notificationLog.count({ where: { deliveries: { not: null } } }), { timeout: 10_000 }).toBe(2);
+    const rows = await db.notificationLog.findMany({ orderBy: { kind: "asc" } });
+    expect(rows.map((r) => [r.kind, r.key])).toEqual([
+      ["break-due", "break-due:s-due:1"],
+      ["break-over", "break-over:s-over:1"],
+    ]);
+    // Later ticks find the same nudges: nothing more is sent.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await db.notificationLog.count()).toBe(2);
+    expect(push.received).toHaveLength(2);
   });
 });
