@@ -54,7 +54,7 @@ beforeEach(async () => {
     sessions,
     access,
     dataDir: tmp,
-    settings: loadSettings({ STUDYLOOP_TIMER_MINUTE_SECONDS: "0.01" }),
+    settings: loadSettings({ NODE_ENV: "test", STUDYLOOP_TIMER_MINUTE_SECONDS: "0.01" }),
     log: () => {},
   });
   notifications.notifier.attachPages({
