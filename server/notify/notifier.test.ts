@@ -11,6 +11,7 @@ import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase, type Db } from "../db/client.ts";
 import { AccessControl } from "../security/access-control.ts";
 import type { SessionService } from "../sessions/session-service.ts";
+import { SessionEvents } from "../sessions/session-events.ts";
 import { loadSettings } from "../config/settings.ts";
 import { startNtfyServer, startPushEndpoint, type PushEndpoint } from "../../e2e/support/push-endpoint.ts";
 import { createNotifications, type Notifications } from "./notifications.ts";
@@ -52,6 +53,7 @@ beforeEach(async () => {
   notifications = createNotifications({
     db,
     sessions,
+    events: new SessionEvents(),
     access,
     dataDir: tmp,
     settings: loadSettings({ NODE_ENV: "test", STUDYLOOP_TIMER_MINUTE_SECONDS: "0.01" }),

@@ -61,7 +61,9 @@ export function connectSources(deps: SourceDeps): Sources {
     if (transport.view === "chat") {
       turns.set(sessionId, { startedAt: 0, longRunMs: rule.longRunSeconds * 1000 });
       // Watches the chat as a viewer of the transport (not of the session: grace is unaffected).
-      void transport.attachChat(NOTIFY_VIEWER, (event) => onAcp(sessionId, event), 0).catch((error: unknown) => log(`Could not watch the chat for notifications: ${String(error)}`));
+      void transport
+        .attachChat(NOTIFY_VIEWER, (event) => onAcp(sessionId, event), 0)
+        .catch((error: unknown) => log(`Could not watch the chat for notifications: ${String(error)}`));
       return;
     }
     let n = 0;
