@@ -17,7 +17,8 @@ type Shown = { title: string; tag?: string; link?: string };
 
 /** Visibility the test controls (the page's visibility emulated), and a record of system notifications shown. */
 const PAGE_INSTRUMENTS = () => {
-  let visible = true;
+  // Kept across reloads of the tab (the study page may reload itself when a session starts).
+  let visible = sessionStorage.getItem("__visible") !== "0";
   Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get: () => (visible ? "visible" : "hidden") });
   Object.defineProperty(Document.prototype, "hidden", { configurable: true, get: () => !visible });
   const hasFocus = Document.prototype.hasFocus;
@@ -25,21 +26,26 @@ const PAGE_INSTRUMENTS = () => {
     return visible && hasFocus.call(this);
   };
   const w = window as unknown as { __setVisible: (v: boolean) => void; __shown: Shown[] };
-  w.__shown = [];
+  w.__shown = JSON.parse(sessionStorage.getItem("__shown") ?? "[]") as Shown[];
+  const record = (item: Shown) => {
+    w.__shown.push(item);
+    sessionStorage.setItem("__shown", JSON.stringify(w.__shown));
+  };
   w.__setVisible = (v: boolean) => {
     visible = v;
+    sessionStorage.setItem("__visible", v ? "1" : "0");
     document.dispatchEvent(new Event("visibilitychange"));
   };
   const Original = window.Notification;
   window.Notification = class extends Original {
     constructor(title: string, options?: NotificationOptions) {
       super(title, options);
-      w.__shown.push({ title, tag: options?.tag, link: (options?.data as { link?: string } | undefined)?.link });
+      record({ title, tag: options?.tag, link: (options?.data as { link?: string } | undefined)?.link });
     }
   } as typeof Notification;
   const show = ServiceWorkerRegistration.prototype.showNotification;
   ServiceWorkerRegistration.prototype.showNotification = function (title: string, options?: NotificationOptions) {
-    w.__shown.push({ title, tag: options?.tag, link: (options?.data as { link?: string } | undefined)?.link });
+    record({ title, tag: options?.tag, link: (options?.data as { link?: string } | undefined)?.link });
     return show.call(this, title, options);
   };
 };
@@ -198,6 +204,10 @@ test.describe("notifications", () => {
     request,
   }) => {
     await open(page, `${server.url}/study`);
+    await page.evaluate(() => {
+      sessionStorage.removeItem("__shown");
+      (window as unknown as { __shown: Shown[] }).__shown = [];
+    });
     await setVisible(false);
     const start = await request.post(`${server.url}/api/session/start`, {
       data: { topic: "sorting", energy: 2, agent: "tutor", transport: "pty" },
@@ -231,7 +241,6 @@ test.describe("notifications", () => {
     const question = await sent("waiting-input", 2);
     expect(question.to).toHaveLength(3);
 
-    // (What this page load showed: the record starts again with each page.)
     expect((await shown(page)).map((s) => s.title)).toEqual([
       "Time for a break",
       "The tutor is waiting for your answer",
