@@ -4,6 +4,7 @@ import "./globals.css";
 import { HydrationMarker } from "./components/HydrationMarker";
 import { DueNavLink } from "./review/DueNavLink";
 import { getRuntime } from "@/server/runtime";
+import { NotificationCenter } from "./components/NotificationCenter";
 
 // Every page is rendered per request: the CSP's script nonce is new on each response, and Next can
 // only stamp it on the scripts of a page it renders then (server/security/headers.ts).
@@ -55,6 +56,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           </nav>
         </header>
         <main className="page">{children}</main>
+        <NotificationCenter />
         <HydrationMarker />
       </body>
     </html>

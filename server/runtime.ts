@@ -8,6 +8,7 @@ import type { SessionEvents } from "./sessions/session-events";
 import type { AccessControl } from "./security/access-control";
 import type { CardStore } from "./cards/card-store";
 import type { LearningRecord } from "./recording/learning-record";
+import type { Notifier } from "./notify/notifier";
 
 export interface Runtime {
   readonly dataDir: string;
@@ -25,6 +26,8 @@ export interface Runtime {
   readonly events: SessionEvents;
   /** Recordings, transcripts and search (server/recording/). */
   readonly record: LearningRecord;
+  /** Notifications: sources emit, the Devices page chooses delivery (docs/notifications.md). */
+  readonly notify: Notifier;
 }
 
 const KEY = Symbol.for("studyloop.runtime");

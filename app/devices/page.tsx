@@ -3,6 +3,7 @@ import { getRuntime } from "@/server/runtime";
 import { DEVICE_HEADER } from "@/server/security/device-header";
 import { DeviceList } from "./DeviceList";
 import { PairDevice } from "../components/PairDevice";
+import { NotificationSettings } from "./NotificationSettings";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +20,7 @@ export default async function DevicesPage() {
       </p>
       <DeviceList initial={devices} current={current} />
       <PairDevice />
+      <NotificationSettings />
     </div>
   );
 }

@@ -32,6 +32,8 @@ export const SettingsSchema = z.object({
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
   /** Megabytes one session's recording may reach (a marker says when it stopped); 0 records nothing. */
   STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200),
+  /** Away from every page at least this long, a learner coming back sees "While you were away" first. */
+  STUDYLOOP_AWAY_DIGEST_SECONDS: seconds(3 * 60),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -21,6 +21,8 @@ import { AccessControl } from "../security/access-control.ts";
 import { createHttpGate } from "../security/http-gate.ts";
 import { isLoopbackBind } from "../security/origin.ts";
 import { SocketGuard } from "../security/socket-guard.ts";
+import { createNotifications } from "../notify/notifications.ts";
+import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -101,7 +103,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events, record };
+    const notifications = createNotifications({ db, sessions, events, access, dataDir: options.dataDir, settings: options.settings, log });
+    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events, record, notify: notifications.notifier };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
@@ -125,6 +128,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const guard = new SocketGuard(access, log);
     const realtime = attachRealtime(server, runtime, log, guard.allowRequest);
     const unguard = guard.attach(realtime.io);
+    const unnotify = attachNotifyRealtime(realtime.io, notifications.notifier, access, log);
     if (options.dev) {
       // Next's dev server keeps its hot-reload socket on the same port; socket.io leaves it alone.
       const upgrade = app.getUpgradeHandler();
@@ -143,6 +147,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         study.stop();
         await sessions.shutdown();
         await record.stop();
+        notifications.close();
+        unnotify();
         unguard();
         await realtime.close();
         server.closeAllConnections();

@@ -6,6 +6,9 @@ import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
 import type { DeviceKind } from "../transports/pty/resize-policy.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { StudyLiveView } from "../study/study-view.ts";
+import type { NoticePayload } from "../notify/kinds.ts";
+import type { NotifyHello, PagePresence, ShowOptions } from "../notify/presence.ts";
+import type { Digest } from "../notify/digest.ts";
 
 /** A numbered piece of terminal output, the one replay that (re)attaching starts with, or a resize. */
 export type TerminalFrameView = TerminalFrame;
@@ -48,6 +51,11 @@ export interface ClientToServerEvents {
   "parking:watch": (ack: Ack<null>) => void;
   /** The server's clock (ms since the epoch): pages run the focus timer on it, not on their own. */
   "clock:sync": (ack: Ack<{ now: number }>) => void;
+  /** Notifications: this page's browser, and whether it is looked at; a returning one gets the digest. */
+  "notify:hello": (request: NotifyHello, ack: Ack<{ digest: Digest | null }>) => void;
+  "notify:presence": (request: PagePresence, ack: Ack<{ digest: Digest | null }>) => void;
+  /** The learner opened or dismissed a notice here: it is withdrawn on their other devices. */
+  "notify:act": (request: { noticeId: string }) => void;
 }
 
 export interface ServerToClientEvents {
@@ -58,6 +66,9 @@ export interface ServerToClientEvents {
   "session:state": (state: SessionStateView) => void;
   "study:live": (view: StudyLiveView) => void;
   "parking:changed": () => void;
+  "notify:show": (notice: NoticePayload, how: ShowOptions) => void;
+  /** Close the notice with this tag (acted on elsewhere, or settled). */
+  "notify:withdraw": (tag: string) => void;
 }
 
 export interface InterServerEvents {}

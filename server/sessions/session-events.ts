@@ -5,6 +5,7 @@
 import { EventEmitter } from "node:events";
 import type { SessionView } from "./session-view.ts";
 import type { TerminalSession } from "../transports/pty/terminal-session.ts";
+import type { LiveTransport } from "../transports/live-transport.ts";
 
 export type StudyEventKind = "parked" | "marked" | "paused" | "resumed" | "break-due" | "ended";
 
@@ -24,6 +25,8 @@ export interface SessionEventMap {
   study: [event: StudyEvent];
   /** A pty or acp session's agent has started here (a recorder taps its terminal from now on). */
   launched: [sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date];
+  /** An agent started in this server (notification sources watch its output: server/notify/sources.ts). */
+  "agent-launched": [sessionId: string, agent: string, transport: LiveTransport];
 }
 
 export class SessionEvents extends EventEmitter<SessionEventMap> {

@@ -143,6 +143,7 @@ export class SessionStarter {
     ctx.registry.add(live);
     // The record lives in the session's own folder, also when a continued session runs in an earlier one.
     ctx.events.emit("launched", id, path.join(sessionsDir(ctx.dataDir), id), transport.terminal() ?? null, live.startedAt);
+    ctx.events.emit("agent-launched", id, claim.agent.name, transport);
     transport.onExit(({ exitCode, detail }) =>
       void this.keeper.endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true }).catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );

@@ -279,6 +279,11 @@ export class TerminalSession {
     this.updateFlow();
   }
 
+  /** Raw output as it arrives, for watchers that are not viewers (server/notify/terminal-watch.ts). */
+  onOutput(cb: (data: string) => void): Disposable {
+    return this.pty.onData(cb);
+  }
+
   /** Fires once when the program exits (after its last output chunk), also if it already has. */
   onExit(cb: (e: { exitCode: number; signal?: number }) => void): Disposable {
     return this.exited.on(cb);

@@ -1,0 +1,56 @@
+// Builds the notification pipeline for the custom server: the device store, the Web Push keys (made
+// on first start), the notifier and its sources; revoking a paired device removes its subscriptions.
+import type { Db } from "../db/client.ts";
+import type { Settings } from "../config/settings.ts";
+import type { SessionService } from "../sessions/session-service.ts";
+import type { SessionEvents } from "../sessions/session-events.ts";
+import type { AccessControl } from "../security/access-control.ts";
+import { NotifyDeviceStore } from "./device-store.ts";
+import { Notifier } from "./notifier.ts";
+import { connectSources } from "./sources.ts";
+import { WebPushChannel, loadVapidKeys } from "./web-push-channel.ts";
+
+export interface Notifications {
+  readonly notifier: Notifier;
+  close(): void;
+}
+
+export function createNotifications(deps: {
+  db: Db;
+  sessions: SessionService;
+  events: SessionEvents;
+  access: AccessControl;
+  dataDir: string;
+  settings: Settings;
+  log: (line: string) => void;
+}): Notifications {
+  const store = new NotifyDeviceStore(deps.db);
+  const notifier = new Notifier({
+    db: deps.db,
+    store,
+    push: new WebPushChannel(loadVapidKeys(deps.dataDir)),
+    log: deps.log,
+    awayMs: deps.settings.STUDYLOOP_AWAY_DIGEST_SECONDS * 1000,
+  });
+  const sources = connectSources({
+    db: deps.db,
+    sessions: deps.sessions,
+    events: deps.events,
+    notifier,
+    dataDir: deps.dataDir,
+    minuteMs: deps.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000,
+    log: deps.log,
+  });
+  const onRevoked = (deviceId: string) =>
+    void store
+      .removeForDevice(deviceId)
+      .catch((error: unknown) => deps.log(`Could not remove a revoked device's notification settings: ${String(error)}`));
+  deps.access.on("revoked", onRevoked);
+  return {
+    notifier,
+    close: () => {
+      sources.close();
+      deps.access.off("revoked", onRevoked);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// ntfy (https://ntfy.sh, or a self-hosted server): one HTTP POST to the topic URL the learner chose,
+// the text as the body and ntfy's headers for the title, priority and the link a tap opens.
+import type { Urgency } from "./kinds.ts";
+import { ntfyPriority } from "./policy.ts";
+
+/** A topic server that does not answer within this is given up on (ms). */
+const NTFY_TIMEOUT_MS = 10_000;
+
+export interface NtfyMessage {
+  readonly title: string;
+  readonly body: string;
+  readonly urgency: Urgency;
+  /** Absolute, or undefined when the device's address is not known. */
+  readonly click: string | undefined;
+}
+
+export async function sendNtfy(topicUrl: string, message: NtfyMessage): Promise<{ ok: true } | { ok: false; detail: string }> {
+  const headers: Record<string, string> = {
+    "content-type": "text/plain; charset=utf-8",
+    // Header values must be Latin-1: titles are plain ASCII sentences (kinds.ts).
+    title: message.title.replace(/[^\x20-\x7e]/g, ""),
+    priority: String(ntfyPriority(message.urgency)),
+    tags: message.urgency === "urgent" ? "warning" : "bell",
+  };
+  if (message.click) headers.click = message.click;
+  try {
+    const response = await fetch(topicUrl, { method: "POST", headers, body: message.body, signal: AbortSignal.timeout(NTFY_TIMEOUT_MS) });
+    return response.ok ? { ok: true } : { ok: false, detail: `the ntfy server answered ${response.status}` };
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,78 @@
+// Watches one terminal session's output for the notifier: bells and "waiting for input" (input-wait.ts)
+// with a timer for the silence, and a short log of the lines printed, for the away digest.
+import { InputWaitDetector, type WaitRule, type WaitVerdict } from "./input-wait.ts";
+import { TerminalScanner } from "./terminal-scan.ts";
+
+/** Lines kept for the away digest: the last ones printed. */
+const LOG_LINES = 300;
+
+export class TerminalWatch {
+  private readonly scanner = new TerminalScanner();
+  private readonly detector: InputWaitDetector;
+  private readonly lines: { at: number; text: string }[] = [];
+  private current = "";
+  private carriage = false;
+  private timer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(
+    rule: WaitRule,
+    private readonly onVerdict: (verdict: NonNullable<WaitVerdict>) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.detector = new InputWaitDetector(rule);
+  }
+
+  feed(data: string): void {
+    if (this.disposed) return;
+    const at = this.now();
+    const { text, bells } = this.scanner.scan(data);
+    this.log(text, at);
+    const verdict = this.detector.output(text, bells, at);
+    if (verdict) this.onVerdict(verdict);
+    this.schedule();
+  }
+
+  /** Lines printed after `since` (ms), the line being written included. */
+  linesSince(since: number): { at: number; text: string }[] {
+    const out = this.lines.filter((l) => l.at > since);
+    return this.current.trim() ? [...out, { at: this.now(), text: this.current }] : out;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    const due = this.detector.dueAt();
+    if (due === null) return;
+    this.timer = setTimeout(
+      () => {
+        const verdict = this.detector.check(this.now());
+        if (verdict) this.onVerdict(verdict);
+      },
+      Math.max(0, due - this.now()) + 10,
+    );
+    this.timer.unref();
+  }
+
+  private log(text: string, at: number): void {
+    for (const ch of text) {
+      if (ch === "\n") {
+        if (this.current.trim()) this.lines.push({ at, text: this.current });
+        if (this.lines.length > LOG_LINES) this.lines.shift();
+        this.current = "";
+        this.carriage = false;
+      } else if (ch === "\r") {
+        this.carriage = true;
+      } else {
+        // A carriage return then text rewrites the line (spinners, prompts redrawn).
+        if (this.carriage) this.current = "";
+        this.carriage = false;
+        if (this.current.length < 400) this.current += ch;
+      }
+    }
+  }
+}
