@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { send } from "../components/study-live";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { focusTutor } from "./focus-switch";
 
 /** The shortcut, as shown to the learner. Matched by key code so Option+P on a Mac works too. */
 export const PARK_SHORTCUT = "Alt+P";
@@ -31,8 +32,12 @@ export function ParkThought() {
     setOpen(false);
     setText("");
     setError(null);
-    // Back to what the learner was doing (the terminal keeps its place).
-    setTimeout(() => returnTo.current?.focus(), 0);
+    // Back to what the learner was doing (the terminal keeps its place); to the tutor if that is gone.
+    setTimeout(() => {
+      const back = returnTo.current;
+      if (back && back.isConnected && back !== document.body) back.focus();
+      else focusTutor();
+    }, 0);
   }, []);
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import type { FocusPlanKind } from "@/server/study/focus-plan";
 import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
 import { DueBeforeStart } from "../review/DueBeforeStart";
+import { InlineCode } from "../components/InlineCode";
 
 export function StartForm({
   agents,
@@ -97,7 +98,7 @@ export function StartForm({
             </option>
           ))}
         </select>
-        {chosen && !chosen.available ? <p className="muted">{chosen.installHint}</p> : null}
+        {chosen && !chosen.available ? <p className="muted"><InlineCode text={chosen.installHint ?? ""} /></p> : null}
       </div>
       {speaksAcp ? (
         <fieldset className="choice">
@@ -124,9 +125,10 @@ export function StartForm({
         </div>
       ) : null}
       <div>
-        <button className="primary" type="submit" disabled={busy || !topic.trim()}>
+        <button className="primary" type="submit" disabled={busy || !topic.trim()} aria-describedby={topic.trim() ? undefined : "start-why"}>
           {busy ? "Starting…" : "Start session"}
         </button>
+        {topic.trim() ? null : <span className="muted" id="start-why"> Name a topic to start.</span>}
       </div>
     </form>
   );
