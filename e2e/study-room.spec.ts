@@ -165,6 +165,7 @@ test.describe("the study room", () => {
     // The focus ring shows where the keyboard is.
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe("none");
+    await page.getByRole("button", { name: "Pause" }).focus();
     await page.keyboard.press("Alt+t");
     await expect.poll(focused).toContain("xterm-helper-textarea");
 
@@ -317,7 +318,7 @@ test.describe("second thoughts and failed starts", () => {
     await page.getByLabel("The thought").fill("what is a thunk, in Haskell?");
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByTestId("parked-feed")).toContainText("what is a thunk, in Haskell?");
-    expect(withDb(server.dataDir, (db) => db.prepare("SELECT text FROM parked_items").all())).toEqual([
+    await expect.poll(() => withDb(server.dataDir, (db) => db.prepare("SELECT text FROM parked_items").all())).toEqual([
       { text: "what is a thunk, in Haskell?" },
     ]);
     await page.getByRole("button", { name: "Take back this parked thought" }).click();

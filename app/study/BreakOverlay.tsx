@@ -20,14 +20,13 @@ export function BreakOverlay({ timer }: { timer: TimerState }) {
 
   useEffect(() => {
     if (!n) return;
-    const base = document.title;
-    document.title = breakTitle(base, long);
+    document.title = breakTitle(document.title, long);
     if (alerted.current !== n) {
       alerted.current = n;
       alertBreak(n, message);
     }
     return () => {
-      document.title = base;
+      document.title = document.title.replace(/^(Longer break|Break) time · /, "");
     };
   }, [n, long, message]);
 
