@@ -20,6 +20,7 @@ export function ParkThought() {
   const input = useRef<HTMLTextAreaElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
+  const returning = useRef(false);
 
   const show = useCallback(() => {
     returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -32,12 +33,8 @@ export function ParkThought() {
     setOpen(false);
     setText("");
     setError(null);
-    // Back to what the learner was doing (the terminal keeps its place); to the tutor if that is gone.
-    setTimeout(() => {
-      const back = returnTo.current;
-      if (back && back.isConnected && back !== document.body) back.focus();
-      else focusTutor();
-    }, 0);
+    // Back to what the learner was doing once the dialog is gone (a modal dialog keeps the focus).
+    returning.current = true;
   }, []);
 
   useEffect(() => {
@@ -60,6 +57,13 @@ export function ParkThought() {
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
     if (open) input.current?.focus();
+    if (!open && returning.current) {
+      // The terminal keeps its place; the tutor's input if what had the focus is gone.
+      returning.current = false;
+      const back = returnTo.current;
+      if (back && back.isConnected && back !== document.body) back.focus();
+      else focusTutor();
+    }
   }, [open]);
 
   const submit = async (event?: React.FormEvent) => {

@@ -150,7 +150,8 @@ function ParkedEntry({ item: p }: { item: ParkedView }) {
         {time(p.createdAt)}
         {p.source === "agent" ? " · from the tutor" : ""}
         {p.carriedFromId ? " · carried over from an earlier session" : ""}
-        {p.status !== "pending" ? ` · ${p.status}` : ""} · <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
+        {p.status !== "pending" ? ` · ${p.status}` : ""} ·{" "}
+        <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
         <ItemActions
           what="this parked thought"
           onEdit={() => {
