@@ -383,7 +383,7 @@ test.describe("breaks nobody misses", () => {
     await expect(phone.getByTestId("console-status")).toHaveText("live");
     for (const page of [laptop, phone]) {
       await expect(page.getByTestId("break-overlay")).toBeVisible({ timeout: 20_000 });
-      await expect(page).toHaveTitle(/^Break time · StudyLoop$/);
+      await expect(page).toHaveTitle(/^(Longer break|Break) time · StudyLoop$/);
       // Over the top of the terminal, inside the window.
       const overlay = (await page.getByTestId("break-nudge").boundingBox())!;
       const frame = (await page.getByTestId("terminal").boundingBox())!;
