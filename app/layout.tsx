@@ -13,11 +13,16 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: "StudyLoop",
   description: "Study with your AI tutor: focus, park stray thoughts, keep your wins.",
+  // The manifest (app/manifest.ts), favicon and icons (app/icon.svg, app/apple-icon.png) are linked by Next.
+  applicationName: "StudyLoop",
+  appleWebApp: { capable: true, title: "StudyLoop", statusBarStyle: "default" },
 };
 
 export const viewport: Viewport = {
   width: "device-width",
   initialScale: 1,
+  // The phone's keyboard shrinks the visual viewport only; the study room follows it (visual-viewport.ts).
+  interactiveWidget: "resizes-visual",
   themeColor: [
     { media: "(prefers-color-scheme: light)", color: "#f7f5ef" },
     { media: "(prefers-color-scheme: dark)", color: "#15171c" },

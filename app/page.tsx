@@ -7,6 +7,7 @@ import { SearchHits } from "./components/SearchHits";
 import { PairDevice } from "./components/PairDevice";
 import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
 import { DueCards } from "./review/DueCards";
+import { isFailedEmptySession } from "@/server/study/failed-sessions";
 
 export const dynamic = "force-dynamic";
 
@@ -31,8 +32,12 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     cards.dueByTopic(),
     filter.q ? study.history.moments(filter.q, { limit: DASHBOARD_MOMENTS }) : [],
   ]);
-  const past = history.filter((s) => s.status === "ended");
-  const noHistoryYet = !filtering && past.length === 0;
+  const ended = history.filter((s) => s.status === "ended");
+  // Starts that failed before any study are kept, but shown only on request (?failed=show).
+  const showFailed = first(raw.failed) === "show";
+  const failed = ended.filter(isFailedEmptySession);
+  const past = showFailed ? ended : ended.filter((s) => !isFailedEmptySession(s));
+  const noHistoryYet = !filtering && ended.length === 0;
   return (
     <div className="stack">
       <h1>Dashboard</h1>
@@ -98,7 +103,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               </section>
             ) : null}
             {!parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}: showing every session.</p> : null}
-            {past.length === 0 ? (
+            {past.length === 0 && !filtering ? (
+              <p className="muted" data-testid="history-empty">
+                No finished study sessions yet: only starts that failed before any study.
+              </p>
+            ) : past.length === 0 ? (
               <p className="muted" data-testid="history-empty">
                 No session matches{filter.topic ? ` the topic “${filter.topic}”` : ""}
                 {filter.q ? `${filter.topic ? " and" : ""} “${filter.q}”` : ""}. Try other words, or show all sessions.
@@ -110,6 +119,17 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 ))}
               </ul>
             )}
+            {failed.length > 0 ? (
+              <p className="muted" data-testid="failed-sessions">
+                {showFailed ? (
+                  <Link href={hrefWith(filter, false)}>Hide the sessions that failed before any study</Link>
+                ) : (
+                  <Link href={hrefWith(filter, true)}>
+                    Show {failed.length} {failed.length === 1 ? "session" : "sessions"} that failed before any study
+                  </Link>
+                )}
+              </p>
+            ) : null}
           </>
         )}
       </section>
@@ -140,6 +160,15 @@ function HistoryItem({ session: s }: { session: SessionView }) {
       </Link>
     </li>
   );
+}
+
+function hrefWith(filter: HistoryQuery, failed: boolean): string {
+  const params = new URLSearchParams();
+  if (filter.topic) params.set("topic", filter.topic);
+  if (filter.q) params.set("q", filter.q);
+  if (failed) params.set("failed", "show");
+  const query = params.toString();
+  return query ? `/?${query}` : "/";
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { send } from "../components/study-live";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { focusTutor } from "./focus-switch";
 
 /** The shortcut, as shown to the learner. Matched by key code so Option+P on a Mac works too. */
 export const PARK_SHORTCUT = "Alt+P";
@@ -19,6 +20,7 @@ export function ParkThought() {
   const input = useRef<HTMLTextAreaElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
+  const returning = useRef(false);
 
   const show = useCallback(() => {
     returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -31,8 +33,8 @@ export function ParkThought() {
     setOpen(false);
     setText("");
     setError(null);
-    // Back to what the learner was doing (the terminal keeps its place).
-    setTimeout(() => returnTo.current?.focus(), 0);
+    // Back to what the learner was doing once the dialog is gone (a modal dialog keeps the focus).
+    returning.current = true;
   }, []);
 
   useEffect(() => {
@@ -55,6 +57,13 @@ export function ParkThought() {
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
     if (open) input.current?.focus();
+    if (!open && returning.current) {
+      // The terminal keeps its place; the tutor's input if what had the focus is gone.
+      returning.current = false;
+      const back = returnTo.current;
+      if (back && back.isConnected && back !== document.body) back.focus();
+      else focusTutor();
+    }
   }, [open]);
 
   const submit = async (event?: React.FormEvent) => {

@@ -36,7 +36,7 @@ export function TopicSuggestions({ topics, onPick }: { topics: readonly string[]
       <div className="chips" aria-label="Recently studied" data-testid="recent-topics">
         <span className="muted">Recent:</span>
         {topics.slice(0, 5).map((t) => (
-          <button key={t} type="button" className="chip" onClick={() => onPick(t)}>
+          <button key={t} type="button" className="chip" title={t} onClick={() => onPick(t)}>
             {t}
           </button>
         ))}

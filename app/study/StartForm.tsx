@@ -9,6 +9,7 @@ import type { AgentFailureDetails } from "@/server/transports/acp/acp-failure";
 import { SignIn } from "./ChatEntry";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
 import { DueBeforeStart } from "../review/DueBeforeStart";
+import { InlineCode } from "../components/InlineCode";
 
 export function StartForm({
   agents,
@@ -108,8 +109,8 @@ export function StartForm({
             </option>
           ))}
         </select>
-        {chosen && !chosen.available ? <p className="muted">{chosen.installHint}</p> : null}
-        {chosen?.available && transport === "pty" && terminalMissing ? <p className="muted">{chosen.terminal.installHint}</p> : null}
+        {chosen && !chosen.available ? <p className="muted"><InlineCode text={chosen.installHint ?? ""} /></p> : null}
+        {chosen?.available && transport === "pty" && terminalMissing ? <p className="muted"><InlineCode text={chosen.terminal.installHint ?? ""} /></p> : null}
       </div>
       {speaksAcp ? (
         <fieldset className="choice">
@@ -146,9 +147,10 @@ export function StartForm({
         </div>
       ) : null}
       <div>
-        <button className="primary" type="submit" disabled={busy || !topic.trim()}>
+        <button className="primary" type="submit" disabled={busy || !topic.trim()} aria-describedby={topic.trim() ? undefined : "start-why"}>
           {busy ? "Starting…" : "Start session"}
         </button>
+        {topic.trim() ? null : <span className="muted" id="start-why"> Name a topic to start.</span>}
       </div>
     </form>
   );

@@ -1,8 +1,11 @@
 "use client";
 // The live feed beside the tutor: topic marks and parked thoughts, newest first, as they are written
-// (by the learner or by the agent), on every open page.
+// (by the learner or by the agent), on every open page. Each can be corrected or taken back.
+import { useState } from "react";
 import type { MarkView, ParkedView } from "@/server/study/study-view";
-import { markWord } from "@/server/study/study-view";
+import { MARK_STATUSES, markWord, type MarkStatus } from "@/server/study/study-view";
+import { send } from "../components/study-live";
+import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";
 import { cardFromMark, cardFromParked } from "../review/prefill";
 
@@ -17,19 +20,80 @@ export function MarkFeed({ marks }: { marks: readonly MarkView[] }) {
       ) : (
         <ul className="feed" data-testid="mark-feed">
           {[...marks].reverse().map((m) => (
-            <li key={m.id} data-status={m.status}>
-              <span className={`pill ${m.status}`}>{markWord(m.status)}</span> <strong>{m.topic}</strong>
-              {m.note ? <span className="feed-note"> · {m.note}</span> : null}
-              <div className="meta">
-                {time(m.createdAt)}
-                {m.source === "agent" ? " · from the tutor" : ""}
-                {m.status === "struggling" || m.status === "insight" ? <> · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} /></> : null}
-              </div>
-            </li>
+            <MarkEntry key={m.id} mark={m} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+function MarkEntry({ mark: m }: { mark: MarkView }) {
+  const [editing, setEditing] = useState(false);
+  const [status, setStatus] = useState<MarkStatus>(m.status);
+  const [note, setNote] = useState(m.note ?? "");
+  const { error, run } = useAction();
+  if (editing) {
+    return (
+      <li data-status={m.status}>
+        <form
+          className="stack feed-edit"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(() => send(`/api/session/topics/${m.id}`, { status, note: note.trim() || null }, "PATCH")).then(
+              (ok) => ok && setEditing(false),
+            );
+          }}
+        >
+          <strong>{m.topic}</strong>
+          <label htmlFor={`mark-status-${m.id}`}>How is it going?</label>
+          <select id={`mark-status-${m.id}`} value={status} onChange={(e) => setStatus(e.target.value as MarkStatus)}>
+            {MARK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {markWord(s)}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={`mark-note-${m.id}`}>Note</label>
+          <input id={`mark-note-${m.id}`} type="text" maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+          <div className="row">
+            <button type="submit" className="primary">
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+          <ErrorAlert error={error} />
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li data-status={m.status}>
+      <span className={`pill ${m.status}`}>{markWord(m.status)}</span> <strong>{m.topic}</strong>
+      {m.note ? <span className="feed-note"> · {m.note}</span> : null}
+      <div className="meta">
+        {time(m.createdAt)}
+        {m.source === "agent" ? " · from the tutor" : ""}
+        {m.status === "struggling" || m.status === "insight" ? (
+          <>
+            {" "}
+            · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} />
+          </>
+        ) : null}
+        <ItemActions
+          what={`the mark on ${m.topic}`}
+          onEdit={() => {
+            setStatus(m.status);
+            setNote(m.note ?? "");
+            setEditing(true);
+          }}
+          onRemove={() => void run(() => send(`/api/session/topics/${m.id}`, undefined, "DELETE"))}
+        />
+      </div>
+      <ErrorAlert error={error} />
+    </li>
   );
 }
 
@@ -42,18 +106,89 @@ export function ParkedFeed({ parked }: { parked: readonly ParkedView[] }) {
       ) : (
         <ul className="feed" data-testid="parked-feed">
           {[...parked].reverse().map((p) => (
-            <li key={p.id} data-status={p.status}>
-              <span className={p.status === "pending" || p.status === "carried" ? "" : "done-text"}>{p.text}</span>
-              <div className="meta">
-                {time(p.createdAt)}
-                {p.source === "agent" ? " · from the tutor" : ""}
-                {p.carriedFromId ? " · carried over from an earlier session" : ""}
-                {p.status !== "pending" ? ` · ${p.status}` : ""} · <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
-              </div>
-            </li>
+            <ParkedEntry key={p.id} item={p} />
           ))}
         </ul>
       )}
     </section>
   );
+}
+
+function ParkedEntry({ item: p }: { item: ParkedView }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(p.text);
+  const { error, run } = useAction();
+  if (editing) {
+    return (
+      <li data-status={p.status}>
+        <form
+          className="stack feed-edit"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(() => send(`/api/parking/${p.id}`, { text }, "PATCH")).then((ok) => ok && setEditing(false));
+          }}
+        >
+          <label htmlFor={`parked-text-${p.id}`}>The thought</label>
+          <textarea id={`parked-text-${p.id}`} rows={3} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
+          <div className="row">
+            <button type="submit" className="primary">
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+          <ErrorAlert error={error} />
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li data-status={p.status}>
+      <span className={p.status === "pending" || p.status === "carried" ? "" : "done-text"}>{p.text}</span>
+      <div className="meta">
+        {time(p.createdAt)}
+        {p.source === "agent" ? " · from the tutor" : ""}
+        {p.carriedFromId ? " · carried over from an earlier session" : ""}
+        {p.status !== "pending" ? ` · ${p.status}` : ""} ·{" "}
+        <MakeCard origin={{ kind: "parked", id: p.id }} {...cardFromParked(p.text, p.sessionTopic)} />
+        <ItemActions
+          what="this parked thought"
+          onEdit={() => {
+            setText(p.text);
+            setEditing(true);
+          }}
+          onRemove={() => void run(() => send(`/api/parking/${p.id}`, undefined, "DELETE"))}
+        />
+      </div>
+      <ErrorAlert error={error} />
+    </li>
+  );
+}
+
+function ItemActions({ what, onEdit, onRemove }: { what: string; onEdit: () => void; onRemove: () => void }) {
+  return (
+    <span className="item-actions">
+      {" · "}
+      <button type="button" className="link-button" onClick={onEdit} aria-label={`Edit ${what}`}>
+        Edit
+      </button>
+      {" · "}
+      <button type="button" className="link-button" onClick={onRemove} aria-label={`Take back ${what}`}>
+        Take back
+      </button>
+    </span>
+  );
+}
+
+/** Runs a request; keeps its error sentence; resolves with whether it worked. */
+function useAction() {
+  const [error, setError] = useState<string | null>(null);
+  const run = async (request: () => Promise<string | null>) => {
+    setError(null);
+    const problem = await request();
+    setError(problem);
+    return problem === null;
+  };
+  return { error, run };
 }

@@ -15,7 +15,7 @@ import { FlowControl } from "@/server/transports/pty/flow-control";
 import { studySocket } from "../components/socket";
 import { SessionHeader } from "./SessionHeader";
 import { keepAttached, type AttachStatus } from "./keep-attached";
-import { terminalTheme } from "../components/terminal-theme";
+import { followTerminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
 import { PHONE_QUERY, supportPhone } from "./phone-support";
@@ -48,7 +48,6 @@ export function TerminalConsole({
   useEffect(() => {
     const element = host.current;
     if (!element || !frame.current) return;
-    const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
     const term = new Terminal({
       // A blinking cursor costs every echo one frame: xterm's DOM renderer redraws the cursor's row on
       // the frame after the blink restarts (measured in docs/performance.md).
@@ -56,8 +55,8 @@ export function TerminalConsole({
       fontSize: window.innerWidth < 600 ? 12 : 14,
       fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       scrollback: 10_000,
-      theme: terminalTheme(dark),
     });
+    const stopTheme = followTerminalTheme(term);
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon());
@@ -174,6 +173,7 @@ export function TerminalConsole({
 
     return () => {
       disposed = true;
+      stopTheme();
       clearInterval(ackTimer);
       observer.disconnect();
       input.dispose();

@@ -1,5 +1,6 @@
 // The tutor agents StudyLoop knows: built-in definitions plus the learner's own from
 // studyloop.config.json. Pure data and parsing; PATH lookup lives in agent-registry.ts.
+import { shellArgs } from "./shell-prompt.ts";
 import { z } from "zod";
 
 export const AGENT_NAME = /^[a-z0-9-]{1,40}$/;
@@ -144,11 +145,13 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
 ];
 
 export function shellAgent(shell: string | undefined): AgentDefinition {
+  const command = shell && shell.length > 0 ? shell : "/bin/sh";
   return {
     name: "shell",
     label: "Your shell",
-    command: shell && shell.length > 0 ? shell : "/bin/sh",
-    args: [],
+    command,
+    // bash gets a short prompt in the session folder (shell-prompt.ts).
+    args: shellArgs(command),
     instructionFiles: [],
     installHint: "Set the SHELL environment variable to your shell's path.",
     envPass: [],

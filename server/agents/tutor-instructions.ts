@@ -1,5 +1,6 @@
 // The tutor instructions (persona) written into each session's own directory, so any agent can be
 // pointed at them: TUTOR.md always, plus the file the agent's program reads by itself.
+import { writeShellPrompt } from "./shell-prompt.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { AgentDefinition } from "./agent-catalog.ts";
@@ -50,5 +51,7 @@ export function writeTutorInstructions(dir: string, agent: AgentDefinition, ctx:
     fs.writeFileSync(file, text, { mode: 0o600 });
     written.push(file);
   }
+  const rc = writeShellPrompt(dir, agent.args);
+  if (rc) written.push(rc);
   return written;
 }

@@ -57,11 +57,16 @@ export const ParkSchema = z
 
 export const ParkingPatchSchema = z
   .object({
-    status: z.enum(["pending", "resolved", "dismissed", "carried"], {
-      error: 'status must be "pending", "resolved", "dismissed" or "carried" (into the next session)',
-    }),
+    status: z
+      .enum(["pending", "resolved", "dismissed", "carried"], {
+        error: 'status must be "pending", "resolved", "dismissed" or "carried" (into the next session)',
+      })
+      .optional(),
+    /** A corrected thought (issue 16). */
+    text: ParkSchema.shape.text.optional(),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.status !== undefined || p.text !== undefined, { message: "Give the new text or status of the thought." });
 
 export const TopicMarkSchema = z
   .object({
@@ -74,3 +79,13 @@ export const TopicMarkSchema = z
     note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).optional(),
   })
   .strict();
+
+/** A topic mark corrected from the study page (issue 16): any of its fields, at least one. */
+export const TopicMarkPatchSchema = z
+  .object({
+    topic: TopicMarkSchema.shape.topic.optional(),
+    status: TopicMarkSchema.shape.status.optional(),
+    note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).nullable().optional(),
+  })
+  .strict()
+  .refine((p) => p.topic !== undefined || p.status !== undefined || p.note !== undefined, { message: "Give the topic, status or note to change." });

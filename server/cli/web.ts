@@ -9,6 +9,7 @@ import { loadSettings } from "../config/settings.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
 import { parseAllowOrigins } from "../security/origin.ts";
+import { buildVerdict } from "./build-freshness.ts";
 
 export const DEFAULT_PORT = 8567;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -54,7 +55,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   if (port !== 0) await assertPortFree(host, port);
   ensureWritableDir(dataDir);
   if (tls) trustCertificateInAgents(tls.cert, dataDir);
-  if (!dev && !fs.existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) buildApp();
+  if (!dev) buildIfNeeded();
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
@@ -189,9 +190,30 @@ function assertPortFree(host: string, port: number): Promise<void> {
   });
 }
 
-function buildApp(): void {
-  console.log("No production build yet: building StudyLoop once (this takes about a minute)...");
+/**
+ * Builds the pages when there is no build yet or the sources changed since (a `git pull`, an edit).
+ * Next's own output (its experiments list, the route table) is kept back unless the build fails:
+ * the learner sees one line before and one after.
+ */
+function buildIfNeeded(): void {
+  const verdict = buildVerdict(PROJECT_ROOT);
+  if (verdict === "fresh") return;
+  console.log(
+    verdict === "missing"
+      ? "No production build yet: building StudyLoop's pages once (about a minute)..."
+      : "The sources changed since the last build: rebuilding StudyLoop's pages (about a minute)...",
+  );
+  const started = Date.now();
   const nextBin = path.join(PROJECT_ROOT, "node_modules", ".bin", "next");
-  const result = spawnSync(nextBin, ["build"], { cwd: PROJECT_ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error("The production build failed (see the output above). Try `npm run build` to see the error again.");
+  const result = spawnSync(nextBin, ["build"], {
+    cwd: PROJECT_ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    throw new Error("The production build failed (see the output above). Run `npm run build` to see the error again.");
+  }
+  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }

@@ -10,6 +10,7 @@ import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import { FocusTimer } from "./focus-timer.ts";
 import { StudyHistory } from "./history.ts";
+import { StudyEdits } from "./study-edits.ts";
 import { MINUTE_MS } from "./timer.ts";
 import { toMarkView, toParkedView, toStudyLiveView, type MarkView, type ParkedStatus, type ParkedView, type StudyLiveView } from "./study-view.ts";
 
@@ -27,6 +28,8 @@ const PARKING_LOT_LIMIT = 500;
 export class StudyLog {
   readonly timer: FocusTimer;
   readonly history: StudyHistory;
+  /** Editing and taking back marks and parked thoughts. */
+  readonly edits: StudyEdits;
 
   constructor(
     private readonly db: Db,
@@ -37,6 +40,7 @@ export class StudyLog {
     const log = options.log ?? ((line: string) => console.log(line));
     this.timer = new FocusTimer(db, sessions, events, options.minuteMs ?? MINUTE_MS, log);
     this.history = new StudyHistory(db, sessions, this);
+    this.edits = new StudyEdits(db, events);
   }
 
   /** Starts the background work (break nudges); stop() before the database closes. */

@@ -1,0 +1,47 @@
+// A due break has to reach a learner who is deep in the terminal: the tab's title, a vibration on a
+// phone and (where the page is a secure context and the learner allowed it) a system notification.
+// Decisions are pure; the browser calls are thin and each one is skipped where it is not available.
+
+/** The tab's title while a break is due: the first thing a learner in another tab sees. */
+export function breakTitle(baseTitle: string, long: boolean): string {
+  return `${long ? "Longer break" : "Break"} time · ${baseTitle.replace(/^.*· /, "")}`;
+}
+
+/** Whether a system notification may be shown (never asked for here: only from a click). */
+export function canNotify(env: { secure: boolean; permission: NotificationPermission | undefined }): boolean {
+  return env.secure && env.permission === "granted";
+}
+
+/** Whether to offer the "notify me" button: possible, and neither granted nor refused yet. */
+export function shouldOfferNotifications(env: { secure: boolean; permission: NotificationPermission | undefined }): boolean {
+  return env.secure && env.permission === "default";
+}
+
+function notificationEnv() {
+  return {
+    secure: typeof window !== "undefined" && window.isSecureContext,
+    permission: typeof Notification === "undefined" ? undefined : Notification.permission,
+  };
+}
+
+export function notificationsOffered(): boolean {
+  return shouldOfferNotifications(notificationEnv());
+}
+
+/** Asks once, from the learner's click; resolves with whether notifications are allowed now. */
+export async function askForNotifications(): Promise<boolean> {
+  if (!notificationsOffered()) return canNotify(notificationEnv());
+  return (await Notification.requestPermission()) === "granted";
+}
+
+/** Sounds the alarm for nudge `n` once on this page: vibration and a notification. */
+export function alertBreak(n: number, message: string): void {
+  navigator.vibrate?.([200, 100, 200]);
+  if (!canNotify(notificationEnv())) return;
+  try {
+    // One notification per nudge, even with several tabs of this browser open (same tag).
+    new Notification("StudyLoop: time for a break", { body: message, tag: `studyloop-break-${n}`, icon: "/icon-192.png" });
+  } catch {
+    // Some browsers (Android Chrome) only notify from a service worker: the overlay and title remain.
+  }
+}
