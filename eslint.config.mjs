@@ -26,7 +26,17 @@ export default defineConfig([
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      // A timer a callback clears before it is set (owner-probes.ts) is read before it is assigned.
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
+      // Images here are the learner's own attachments and QR codes as data: URLs, served as they are;
+      // a self-hosted, offline app has no use for Next's image optimiser.
+      "@next/next/no-img-element": "off",
     },
+  },
+  {
+    // Tests reach into wasm exports and raw rows; `any` there is a probe, not a type hole in the product.
+    files: ["**/*.test.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-unsafe-function-type": "off" },
   },
   {
     files: ["server/**/*.ts", "common/**/*.ts", "bench/**/*.ts"],
@@ -59,7 +69,15 @@ export default defineConfig([
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/server/*", "@/app/*", "**/server/*", "**/app/*", "node:*"], message: "common/ is shared with the browser: it imports only other common/ modules and browser-safe packages." }] },
+        {
+          patterns: [
+            {
+              group: ["@/server/*", "@/app/*", "**/server/*", "**/app/*", "node:*"],
+              allowTypeImports: true,
+              message: "common/ is shared with the browser: it imports values only from other common/ modules and browser-safe packages (types are fine).",
+            },
+          ],
+        },
       ],
     },
   },

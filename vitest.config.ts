@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     // Unit and integration tests live beside their source; e2e/ is Playwright's.
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "prisma/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "common/**/*.test.ts", "app/**/*.test.ts", "prisma/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

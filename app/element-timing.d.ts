@@ -3,6 +3,8 @@
 import "react";
 
 declare module "react" {
+  // Declaration merging needs React's own type parameter, unused here.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface HTMLAttributes<T> {
     elementtiming?: string;
   }

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test, expect, type Browser, type Page } from "@playwright/test";
+import { test, expect, type Page } from "@playwright/test";
 import { ROOT, TEST_TUTOR, makeDataDir, startServer, type StartedServer } from "./support/server";
 import { withDb } from "./support/db";
 import { open } from "./support/page";

@@ -48,12 +48,12 @@ const WASM = path.join(PROJECT_ROOT, "node_modules", "prisma", "build", "prisma_
 
 /** Calls get_dmmf in the wasm the prisma CLI uses; import names carry a build hash, so match prefixes. */
 function loadGetDmmf(): (schema: string) => Datamodel {
-  const module = new WebAssembly.Module(fs.readFileSync(WASM));
+  const wasm = new WebAssembly.Module(fs.readFileSync(WASM));
   let ex: any;
   const bytes = () => new Uint8Array(ex.memory.buffer);
   const text = (ptr: number, len: number) => new TextDecoder().decode(bytes().subarray(ptr >>> 0, (ptr >>> 0) + len));
   const imports: Record<string, Function> = {};
-  for (const { name } of WebAssembly.Module.imports(module)) {
+  for (const { name } of WebAssembly.Module.imports(wasm)) {
     if (name.startsWith("__wbg_Error_")) imports[name] = (p: number, l: number) => new Error(text(p, l));
     else if (name.startsWith("__wbg___wbindgen_throw_")) imports[name] = (p: number, l: number) => { throw new Error(text(p, l)); };
     else if (name.startsWith("__wbg_set_message_")) imports[name] = () => {}; // panic hook message
@@ -65,7 +65,7 @@ function loadGetDmmf(): (schema: string) => Datamodel {
       };
     } else throw new Error(`prisma-schema wasm wants an unknown import ${name}: update loadGetDmmf`);
   }
-  ex = new WebAssembly.Instance(module, { __wbindgen_placeholder__: imports as any }).exports;
+  ex = new WebAssembly.Instance(wasm, { __wbindgen_placeholder__: imports as any }).exports;
   ex.__wbindgen_start();
   return (schema) => {
     const input = new TextEncoder().encode(JSON.stringify({ prismaSchema: schema, noColor: true }));

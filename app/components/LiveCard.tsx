@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
-import { formatClock, readTimer } from "@/server/study/timer";
+import { formatClock, readTimer } from "@/common/study/timer";
 import { useStudyLive } from "./study-live";
 import { useServerNow } from "./server-clock";
 import { studySocket } from "./socket";

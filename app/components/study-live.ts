@@ -2,7 +2,7 @@
 // One session's study loop (timer, marks, parked items) as the server pushes it: the current view
 // on watch, then every change, on every open page.
 import { useEffect, useState } from "react";
-import type { StudyLiveView } from "@/server/study/study-view";
+import type { StudyLiveView } from "@/common/study/study-view";
 import { studySocket } from "./socket";
 
 export function useStudyLive(sessionId: string | null): { view: StudyLiveView | null; error: string | null } {

@@ -2,7 +2,7 @@
 // The parking lot: every parked thought, grouped by what is left to do with it. Changes made on any
 // page (or by the agent) arrive at once: the server says "parking:changed" and the list is read again.
 import { useCallback, useEffect, useState } from "react";
-import type { ParkedStatus, ParkedView } from "@/server/study/study-view";
+import type { ParkedStatus, ParkedView } from "@/common/study/study-view";
 import { studySocket } from "../components/socket";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";

@@ -2,8 +2,8 @@
 // A due break, over the top of the tutor on every open device, until it is answered on any of them:
 // the tab's title changes and the phone vibrates too (break-alerts.ts). "Take the break" pauses.
 import { useEffect, useRef } from "react";
-import type { TimerState } from "@/server/study/timer";
-import { nudgeMessage, readTimer } from "@/server/study/timer";
+import type { TimerState } from "@/common/study/timer";
+import { nudgeMessage, readTimer } from "@/common/study/timer";
 import { useServerNow } from "../components/server-clock";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { useTimerActions } from "./timer-actions";

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
-import { focusPlanFor, type FocusPlanKind } from "@/server/study/focus-plan";
+import { focusPlanFor, type FocusPlanKind } from "@/common/study/focus-plan";
 import { TimerBar } from "./TimerBar";
 import { BreakOverlay } from "./BreakOverlay";
 import { ParkThought } from "./ParkThought";

@@ -4,7 +4,7 @@
 // this one.
 import { useEffect, useState } from "react";
 import type { NextSessionSuggestions } from "@/server/study/history";
-import { focusPlanFor, type FocusPlanKind } from "@/server/study/focus-plan";
+import { focusPlanFor, type FocusPlanKind } from "@/common/study/focus-plan";
 
 /** Recent topics and "for next session", fetched again on mount (the page's copy may be old). */
 export function useSuggestions(initial: NextSessionSuggestions | null): NextSessionSuggestions | null {

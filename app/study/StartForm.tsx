@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
-import type { FocusPlanKind } from "@/server/study/focus-plan";
+import type { FocusPlanKind } from "@/common/study/focus-plan";
 import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
 import type { AgentFailureDetails } from "@/server/transports/acp/acp-failure";
 import { SignIn } from "./ChatEntry";
@@ -39,11 +39,14 @@ export function StartForm({
   const chatMissing = speaksAcp && chosen?.chat?.available === false;
   const terminalMissing = chosen?.terminal?.available === false;
 
-  // The focus plan and agent chosen last time on this device.
+  // The focus plan and agent chosen last time on this device: read after hydration (localStorage
+  // does not exist on the server, and the first render must match the server's).
   useEffect(() => {
+    /* eslint-disable react-hooks/set-state-in-effect */
     const remembered = loadRemembered();
     if (remembered.focusPlan) setFocusPlan(remembered.focusPlan);
     if (remembered.agent && agents.some((a) => a.name === remembered.agent)) setAgent(remembered.agent);
+    /* eslint-enable react-hooks/set-state-in-effect */
   }, [agents]);
 
   const submit = async (event: React.FormEvent) => {

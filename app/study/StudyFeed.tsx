@@ -2,8 +2,8 @@
 // The live feed beside the tutor: topic marks and parked thoughts, newest first, as they are written
 // (by the learner or by the agent), on every open page. Each can be corrected or taken back.
 import { useState } from "react";
-import type { MarkView, ParkedView } from "@/server/study/study-view";
-import { MARK_STATUSES, markWord, type MarkStatus } from "@/server/study/study-view";
+import type { MarkView, ParkedView } from "@/common/study/study-view";
+import { MARK_STATUSES, markWord, type MarkStatus } from "@/common/study/study-view";
 import { send } from "../components/study-live";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";

@@ -11,7 +11,7 @@ import { WebLinksAddon } from "@xterm/addon-web-links";
 import "@xterm/xterm/css/xterm.css";
 import type { SessionView } from "@/server/sessions/session-view";
 import type { TerminalFrameView } from "@/server/realtime/events";
-import { FlowControl } from "@/server/transports/pty/flow-control";
+import { FlowControl } from "@/common/terminal/flow-limits";
 import { studySocket } from "../components/socket";
 import { SessionHeader } from "./SessionHeader";
 import { keepAttached, type AttachStatus } from "./keep-attached";

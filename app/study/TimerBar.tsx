@@ -2,8 +2,8 @@
 // The focus timer in the session bar: focus time so far and the next break, read from the server's
 // stored timer against the server's clock; pause and resume are stored on the session, so every
 // device shows the same. A due break is shown over the tutor by BreakOverlay.
-import type { TimerState } from "@/server/study/timer";
-import { formatClock, readTimer } from "@/server/study/timer";
+import type { TimerState } from "@/common/study/timer";
+import { formatClock, readTimer } from "@/common/study/timer";
 import { useServerNow } from "../components/server-clock";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { useTimerActions } from "./timer-actions";

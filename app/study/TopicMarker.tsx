@@ -2,7 +2,7 @@
 // Mark how a topic is going from the page (the agent does the same with `studyloop topic`): one tap
 // on a status writes the mark; the feed beside it shows it on every open page.
 import { useState } from "react";
-import { MARK_STATUSES, markWord, type MarkStatus } from "@/server/study/study-view";
+import { MARK_STATUSES, markWord, type MarkStatus } from "@/common/study/study-view";
 import { send } from "../components/study-live";
 import { ErrorAlert } from "../components/ErrorAlert";
 

@@ -1,7 +1,7 @@
 // The start form's choices remembered between sessions on this device (localStorage): the focus
 // plan and the tutor agent. Read leniently: anything unreadable is as if nothing was remembered.
 import { z } from "zod";
-import { FOCUS_PLAN_KINDS } from "@/server/study/focus-plan";
+import { FOCUS_PLAN_KINDS } from "@/common/study/focus-plan";
 
 export const REMEMBERED_KEY = "studyloop.start-choices";
 

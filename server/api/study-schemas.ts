@@ -1,7 +1,7 @@
 // Schemas for the study loop's HTTP boundaries beyond the ones in schemas.ts: the timer, the
 // history's query string and the parking lot's filters. Types are inferred from them.
 import { z } from "zod";
-import { PARKED_STATUSES } from "../study/study-view.ts";
+import { PARKED_STATUSES } from "../../common/study/study-view.ts";
 import { TOPIC_MAX_CHARS } from "./schemas.ts";
 
 /** Search words: long enough for any phrase, short enough to keep the query cheap. */

@@ -1,7 +1,7 @@
 // `studyloop topic "closures" --status win|struggling|learning|insight [--note ...]`: the tutor
 // records how a topic is going; the study page shows it at once and the summary counts it.
 import { PARKED_TEXT_MAX_CHARS, TOPIC_MAX_CHARS } from "../api/schemas.ts";
-import { MARK_STATUSES, type MarkStatus } from "../study/study-view.ts";
+import { MARK_STATUSES, type MarkStatus } from "../../common/study/study-view.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import type { Fetch } from "./session-client.ts";

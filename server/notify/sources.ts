@@ -13,7 +13,7 @@ import type { SessionEvents } from "../sessions/session-events.ts";
 import type { LiveTransport } from "../transports/live-transport.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
-import { readTimer, timerStateOf } from "../study/timer.ts";
+import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 import type { Notifier } from "./notifier.ts";
 import { buildDigest, isEmptyDigest, type Digest } from "./digest.ts";
 import { readNotifyConfig } from "./notify-config.ts";

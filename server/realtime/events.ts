@@ -5,7 +5,7 @@ import type { SessionStateView, SessionView } from "../sessions/session-view.ts"
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
 import type { DeviceKind } from "../transports/pty/resize-policy.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
-import type { StudyLiveView } from "../study/study-view.ts";
+import type { StudyLiveView } from "../../common/study/study-view.ts";
 import type { NoticePayload } from "../notify/kinds.ts";
 import type { NotifyHello, PagePresence, ShowOptions } from "../notify/presence.ts";
 import type { Digest } from "../notify/digest.ts";
@@ -71,7 +71,8 @@ export interface ServerToClientEvents {
   "notify:withdraw": (tag: string) => void;
 }
 
-export interface InterServerEvents {}
+/** socket.io's slot for events between servers: there is one server. */
+export type InterServerEvents = Record<never, never>;
 
 export interface SocketData {
   /** Sessions this socket is attached to as a viewer. */

@@ -1,7 +1,7 @@
 // A session as one Markdown file: what it was, its summary, marks, parked thoughts and transcript (or
 // chat). Pure; the route handler sends it as a download.
 import type { SessionView } from "../sessions/session-view.ts";
-import type { MarkView, ParkedView } from "../study/study-view.ts";
+import type { MarkView, ParkedView } from "../../common/study/study-view.ts";
 import type { ChatMessage } from "./chat-messages.ts";
 
 export interface MarkdownInput {

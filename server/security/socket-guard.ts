@@ -35,7 +35,7 @@ export class SocketGuard {
   };
 
   /** Security headers on engine responses, and disconnect-on-revoke. Returns a disposer. */
-  attach(io: Server<any, any, any, any>): () => void {
+  attach(io: Server<never, never, never, unknown>): () => void {
     io.engine.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
       const headers: Record<string, string> = {};
       addSecurityHeaders(headers);

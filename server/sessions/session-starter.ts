@@ -12,7 +12,7 @@ import { agentEnvironment } from "../security/agent-env.ts";
 import { AcpFailure } from "../transports/acp/acp-session.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
-import { focusPlanFor, type FocusPlan, type FocusPlanKind } from "../study/focus-plan.ts";
+import { focusPlanFor, type FocusPlan, type FocusPlanKind } from "../../common/study/focus-plan.ts";
 import type { LiveTransport } from "../transports/live-transport.ts";
 import { newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { LiveSession } from "./live-registry.ts";

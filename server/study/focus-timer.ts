@@ -8,7 +8,7 @@ import { ApiError, conflict } from "../api/api-error.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import type { SessionView } from "../sessions/session-view.ts";
-import { answerNudges, readTimer, recordNudges, timerStateOf } from "./timer.ts";
+import { answerNudges, readTimer, recordNudges, timerStateOf } from "../../common/study/timer.ts";
 
 /** How often due nudges are looked for: a nudge shows within a second of its time. */
 const NUDGE_CHECK_MS = 1_000;

@@ -5,10 +5,10 @@ import type { Db } from "../db/client.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, focusByDay, heatmap, streak, topicTallies, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
-import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "./study-view.ts";
+import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
 import type { StudyLog } from "./study-log.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
-import { readTimer, timerStateOf } from "./timer.ts";
+import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 
 export interface HistoryFilter {
   readonly topic?: string;

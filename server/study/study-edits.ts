@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
 import { conflict, notFound } from "../api/api-error.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
-import type { MarkStatus } from "./study-view.ts";
+import type { MarkStatus } from "../../common/study/study-view.ts";
 
 export interface MarkChange {
   readonly topic?: string;

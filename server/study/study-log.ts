@@ -11,8 +11,8 @@ import type { SessionEvents } from "../sessions/session-events.ts";
 import { FocusTimer } from "./focus-timer.ts";
 import { StudyHistory } from "./history.ts";
 import { StudyEdits } from "./study-edits.ts";
-import { MINUTE_MS } from "./timer.ts";
-import { toMarkView, toParkedView, toStudyLiveView, type MarkView, type ParkedStatus, type ParkedView, type StudyLiveView } from "./study-view.ts";
+import { MINUTE_MS } from "../../common/study/timer.ts";
+import { toMarkView, toParkedView, toStudyLiveView, type MarkView, type ParkedStatus, type ParkedView, type StudyLiveView } from "../../common/study/study-view.ts";
 
 export type Source = "learner" | "agent";
 

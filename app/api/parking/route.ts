@@ -3,7 +3,7 @@ import { handle, json, readJson } from "@/server/api/route-helpers";
 import { ParkSchema, parseBody } from "@/server/api/schemas";
 import { ParkingQuerySchema, queryOf } from "@/server/api/study-schemas";
 import { writerOf } from "@/server/api/auth";
-import { toParkedView } from "@/server/study/study-view";
+import { toParkedView } from "@/common/study/study-view";
 
 export const dynamic = "force-dynamic";
 

@@ -4,8 +4,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
-import { buildTimeline, markWord, type MarkView, type ParkedView, type TimelineEntry } from "@/server/study/study-view";
-import { formatClock } from "@/server/study/timer";
+import { buildTimeline, markWord, type MarkView, type ParkedView, type TimelineEntry } from "@/common/study/study-view";
+import { formatClock } from "@/common/study/timer";
 import { useStudyLive } from "../../components/study-live";
 import { MakeCard } from "../../review/MakeCard";
 import { cardFromMark, cardFromParked } from "../../review/prefill";

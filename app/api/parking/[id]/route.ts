@@ -1,7 +1,7 @@
 import { getRuntime } from "@/server/runtime";
 import { handle, json, readJson } from "@/server/api/route-helpers";
 import { ParkingPatchSchema, parseBody } from "@/server/api/schemas";
-import { toParkedView } from "@/server/study/study-view";
+import { toParkedView } from "@/common/study/study-view";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { getRuntime } from "@/server/runtime";
 import { handle, json, readJson } from "@/server/api/route-helpers";
 import { TopicMarkSchema, parseBody } from "@/server/api/schemas";
 import { writerOf } from "@/server/api/auth";
-import { toMarkView } from "@/server/study/study-view";
+import { toMarkView } from "@/common/study/study-view";
 
 export const dynamic = "force-dynamic";
 

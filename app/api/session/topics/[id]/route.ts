@@ -1,7 +1,7 @@
 import { getRuntime } from "@/server/runtime";
 import { handle, json, readJson } from "@/server/api/route-helpers";
 import { TopicMarkPatchSchema, parseBody } from "@/server/api/schemas";
-import { toMarkView } from "@/server/study/study-view";
+import { toMarkView } from "@/common/study/study-view";
 
 export const dynamic = "force-dynamic";
 

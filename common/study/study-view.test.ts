@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionView } from "../sessions/session-view.ts";
+import type { SessionView } from "../../server/sessions/session-view.ts";
 import { buildTimeline, type MarkView, type ParkedView } from "./study-view.ts";
 import type { NudgeRecord } from "./timer.ts";
 

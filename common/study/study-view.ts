@@ -1,7 +1,7 @@
 // Pure mappers from parked items and topic marks to what the API, the pages and the sockets show,
 // and the timeline of one session (marks, nudges and parked items in the order they happened).
-import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
-import type { SessionView } from "../sessions/session-view.ts";
+import type { ParkedItem, TopicMark } from "../../server/db/generated/client.ts";
+import type { SessionView } from "../../server/sessions/session-view.ts";
 import type { TimerState } from "./timer.ts";
 
 export const PARKED_STATUSES = ["pending", "resolved", "dismissed", "carried"] as const;
