@@ -74,7 +74,8 @@ export default defineConfig([
             {
               group: ["@/server/*", "@/app/*", "**/server/*", "**/app/*", "node:*"],
               allowTypeImports: true,
-              message: "common/ is shared with the browser: it imports values only from other common/ modules and browser-safe packages (types are fine).",
+              message:
+                "common/ is shared with the browser: it imports values only from other common/ modules and browser-safe packages (types are fine).",
             },
           ],
         },
@@ -86,7 +87,11 @@ export default defineConfig([
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/app/*", "**/app/*"], message: "The server never imports from app/ (a lower room never imports an upper one)." }] },
+        {
+          patterns: [
+            { group: ["@/app/*", "**/app/*"], message: "The server never imports from app/ (a lower room never imports an upper one)." },
+          ],
+        },
       ],
     },
   },

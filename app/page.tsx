@@ -57,8 +57,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         ) : noHistoryYet ? (
           <div className="panel notice">
             <p>
-              <strong>No study sessions yet.</strong> Start your first one: pick a topic, say how much energy you
-              have, and choose your tutor agent. StudyLoop keeps the time, your parked thoughts and your wins.
+              <strong>No study sessions yet.</strong> Start your first one: pick a topic, say how much energy you have, and choose your
+              tutor agent. StudyLoop keeps the time, your parked thoughts and your wins.
             </p>
             <Link className="button primary" href="/study">
               Start studying
@@ -102,7 +102,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 </p>
               </section>
             ) : null}
-            {!parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}: showing every session.</p> : null}
+            {!parsed.success ? (
+              <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}: showing every session.</p>
+            ) : null}
             {past.length === 0 && !filtering ? (
               <p className="muted" data-testid="history-empty">
                 No finished study sessions yet: only starts that failed before any study.
@@ -146,8 +148,8 @@ function HistoryItem({ session: s }: { session: SessionView }) {
         <strong>{s.topic}</strong>
         <div className="meta">
           {new Date(s.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} · {s.durationMinutes ?? 0} min
-          {summary ? ` (${summary.focusMinutes} min focus)` : ""} · {s.agent} · {s.winCount} {s.winCount === 1 ? "win" : "wins"} · {s.struggleCount}{" "}
-          {s.struggleCount === 1 ? "struggle" : "struggles"}
+          {summary ? ` (${summary.focusMinutes} min focus)` : ""} · {s.agent} · {s.winCount} {s.winCount === 1 ? "win" : "wins"} ·{" "}
+          {s.struggleCount} {s.struggleCount === 1 ? "struggle" : "struggles"}
         </div>
         {summary && (summary.wins.length > 0 || summary.parked.length > 0) ? (
           <div className="meta">

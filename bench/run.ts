@@ -6,14 +6,32 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { ctrlC, echo, firstPaint, reattach, summarize, throughput, ECHO_KEYS, FLOOD_BYTES, type ReattachResult, type ThroughputResult } from "./lib/measure.ts";
+import {
+  ctrlC,
+  echo,
+  firstPaint,
+  reattach,
+  summarize,
+  throughput,
+  ECHO_KEYS,
+  FLOOD_BYTES,
+  type ReattachResult,
+  type ThroughputResult,
+} from "./lib/measure.ts";
 import { rssBytes, sleep } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS, type LoadResult } from "./lib/state-load.ts";
 import { renderTable, type Row } from "./lib/table.ts";
 import { BENCH, ROOT, startBare, startOurs, startWetty, workDir, type Target, type TargetName } from "./lib/targets.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const VIEWPORT = { width: 1280, height: 800 };
 /** Throughput runs per pipeline; the table shows the median. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -76,7 +94,13 @@ interface Running {
 async function startTarget(browser: Browser, name: TargetName): Promise<Running> {
   const dir = workDir();
   const target: Target & { dataDir?: string } =
-    name === "ours" ? await startOurs(dir) : name === "ours-norec" ? await startOurs(dir, { recording: false }) : name === "wetty" ? await startWetty(dir) : await startBare(dir);
+    name === "ours"
+      ? await startOurs(dir)
+      : name === "ours-norec"
+        ? await startOurs(dir, { recording: false })
+        : name === "wetty"
+          ? await startWetty(dir)
+          : await startBare(dir);
   log(`${name}: server pid ${target.pid} at ${target.url}`);
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ path: path.join(BENCH, "lib", "probe.js") });
@@ -85,7 +109,17 @@ async function startTarget(browser: Browser, name: TargetName): Promise<Running>
     log(`${name}: seeded ${SEEDED_SESSIONS} ended sessions`);
   }
   await target.warm();
-  const result: TargetResult = { cols: 0, rows: 0, rssIdle: 0, rssLive: 0, rssFlood: 0, throughput: [], echo: { renderedMs: [], parsedMs: [] }, ctrlC: [], firstPaintMs: [] };
+  const result: TargetResult = {
+    cols: 0,
+    rows: 0,
+    rssIdle: 0,
+    rssLive: 0,
+    rssFlood: 0,
+    throughput: [],
+    echo: { renderedMs: [], parsedMs: [] },
+    ctrlC: [],
+    firstPaintMs: [],
+  };
   return { name, target, dir, context, result };
 }
 
@@ -123,7 +157,9 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
         const run = await throughput(r.page!, r.target.pid);
         r.result.throughput.push(run);
         r.result.rssFlood = Math.max(r.result.rssFlood, run.peakRssBytes);
-        log(`${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`);
+        log(
+          `${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`,
+        );
       }
     }
     const full = all.filter((r) => !THROUGHPUT_ONLY.includes(r.name));
@@ -135,14 +171,17 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
       }
     }
     for (const r of full) {
-      log(`${r.name}: echo p50 ${summarize.p50(r.result.echo.renderedMs).toFixed(2)} ms, p99 ${summarize.p99(r.result.echo.renderedMs).toFixed(2)} ms`);
+      log(
+        `${r.name}: echo p50 ${summarize.p50(r.result.echo.renderedMs).toFixed(2)} ms, p99 ${summarize.p99(r.result.echo.renderedMs).toFixed(2)} ms`,
+      );
     }
     for (let round = 0; round < CTRL_C_RUNS; round++) {
       for (const r of full) r.result.ctrlC.push(...(await ctrlC(r.page!, 1)).ms);
     }
     for (const r of full) log(`${r.name}: Ctrl-C ${r.result.ctrlC.map((m) => m.toFixed(0)).join(", ")} ms`);
     for (let round = 0; round < FIRST_PAINT_RUNS; round++) {
-      for (const r of full) r.result.firstPaintMs.push(...(await firstPaint(r.context, r.name === "ours" ? `${r.target.url}/study` : r.target.url, 1)));
+      for (const r of full)
+        r.result.firstPaintMs.push(...(await firstPaint(r.context, r.name === "ours" ? `${r.target.url}/study` : r.target.url, 1)));
     }
     for (const r of full) log(`${r.name}: first paint ${r.result.firstPaintMs.map((m) => m.toFixed(0)).join(", ")} ms`);
 
@@ -203,7 +242,9 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const ccMax = pick((t) => summarize.max(t.ctrlC));
   // A page load that painted no screen (or a wrong one) fails the figure rather than leaving the median.
   const fcp = pick((t) => (t.firstPaintMs.length ? summarize.p50(t.firstPaintMs) : undefined));
-  const raPainted = pick((t) => (t.reattach ? (t.reattach.paintedMs.some(Number.isNaN) ? Number.NaN : summarize.p50(t.reattach.paintedMs)) : undefined));
+  const raPainted = pick((t) =>
+    t.reattach ? (t.reattach.paintedMs.some(Number.isNaN) ? Number.NaN : summarize.p50(t.reattach.paintedMs)) : undefined,
+  );
   const ra = pick((t) => (t.reattach ? summarize.p50(t.reattach.ms) : undefined));
   const raAttach = pick((t) => (t.reattach ? summarize.p50(t.reattach.fromAttachMs) : undefined));
   const raSize = pick((t) => (t.reattach ? t.reattach.snapshotBytes / 1024 : undefined));
@@ -217,8 +258,20 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const sEndedPacedP99 = pick((t) => t.stateEndedPaced?.p99Ms);
   const sLivePacedP99 = pick((t) => t.stateLivePaced?.p99Ms);
   return [
-    { figure: `1. throughput, ${FLOOD_BYTES / 1e6} MB mixed ANSI (median of ${RUNS})`, unit: "MB/s", ...tp, goal: { text: ">= 0.9x bare, > wetty", met: within(tp.ours, tp.bare, tp.wetty, true) } },
-    { figure: `1. throughput with recording off (STUDYLOOP_RECORDING_MAX_MB=0), same rounds`, unit: "MB/s", ours: norec, wetty: null, bare: null, na: { wetty: noPeer, bare: noPeer } },
+    {
+      figure: `1. throughput, ${FLOOD_BYTES / 1e6} MB mixed ANSI (median of ${RUNS})`,
+      unit: "MB/s",
+      ...tp,
+      goal: { text: ">= 0.9x bare, > wetty", met: within(tp.ours, tp.bare, tp.wetty, true) },
+    },
+    {
+      figure: `1. throughput with recording off (STUDYLOOP_RECORDING_MAX_MB=0), same rounds`,
+      unit: "MB/s",
+      ours: norec,
+      wetty: null,
+      bare: null,
+      na: { wetty: noPeer, bare: noPeer },
+    },
     {
       figure: "1. recording's cost: throughput with recording on / off",
       unit: "x",
@@ -228,12 +281,36 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       na: { wetty: noPeer, bare: noPeer },
       goal: { text: ">= 0.9", met: tp.ours !== null && norec ? tp.ours / norec >= 0.9 : null },
     },
-    { figure: `2. echo p50 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e50, goal: { text: "<= 1.1x bare, < wetty", met: within(e50.ours, e50.bare, e50.wetty, false) } },
-    { figure: `2. echo p99 (${ECHO_KEYS} keys, to rendered)`, unit: "ms", ...e99, goal: { text: "<= 1.1x bare, < wetty", met: within(e99.ours, e99.bare, e99.wetty, false) } },
+    {
+      figure: `2. echo p50 (${ECHO_KEYS} keys, to rendered)`,
+      unit: "ms",
+      ...e50,
+      goal: { text: "<= 1.1x bare, < wetty", met: within(e50.ours, e50.bare, e50.wetty, false) },
+    },
+    {
+      figure: `2. echo p99 (${ECHO_KEYS} keys, to rendered)`,
+      unit: "ms",
+      ...e99,
+      goal: { text: "<= 1.1x bare, < wetty", met: within(e99.ours, e99.bare, e99.wetty, false) },
+    },
     { figure: "2. echo p50, to parsed (before the frame that shows it)", unit: "ms", ...e50parsed },
-    { figure: `3. Ctrl-C under yes flood, to prompt (median of ${CTRL_C_RUNS})`, unit: "ms", ...cc, goal: { text: "< 200 ms", met: below(cc.ours, 200) } },
-    { figure: `3. Ctrl-C under yes flood, worst of ${CTRL_C_RUNS}`, unit: "ms", ...ccMax, goal: { text: "< 200 ms", met: below(ccMax.ours, 200) } },
-    { figure: `4. page load to first paint (the floor: ours shows the live screen in it; median of ${FIRST_PAINT_RUNS})`, unit: "ms", ...fcp },
+    {
+      figure: `3. Ctrl-C under yes flood, to prompt (median of ${CTRL_C_RUNS})`,
+      unit: "ms",
+      ...cc,
+      goal: { text: "< 200 ms", met: below(cc.ours, 200) },
+    },
+    {
+      figure: `3. Ctrl-C under yes flood, worst of ${CTRL_C_RUNS}`,
+      unit: "ms",
+      ...ccMax,
+      goal: { text: "< 200 ms", met: below(ccMax.ours, 200) },
+    },
+    {
+      figure: `4. page load to first paint (the floor: ours shows the live screen in it; median of ${FIRST_PAINT_RUNS})`,
+      unit: "ms",
+      ...fcp,
+    },
     {
       figure: `4. reattach, page load to the screen painted (server-rendered; median of ${REATTACH_RUNS})`,
       unit: "ms",
@@ -241,18 +318,62 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       na: { wetty: noSnapshot, bare: noSnapshot },
       goal: { text: "< 150 ms", met: below(raPainted.ours, 150) },
     },
-    { figure: "4. reattach, page load to the terminal restored, 10,000 lines of scrollback", unit: "ms", ...ra, na: { wetty: noSnapshot, bare: noSnapshot } },
-    { figure: "4. reattach, of which attach request to restored screen", unit: "ms", ...raAttach, na: { wetty: noSnapshot, bare: noSnapshot } },
+    {
+      figure: "4. reattach, page load to the terminal restored, 10,000 lines of scrollback",
+      unit: "ms",
+      ...ra,
+      na: { wetty: noSnapshot, bare: noSnapshot },
+    },
+    {
+      figure: "4. reattach, of which attach request to restored screen",
+      unit: "ms",
+      ...raAttach,
+      na: { wetty: noSnapshot, bare: noSnapshot },
+    },
     { figure: "4. reattach snapshot size", unit: "KB", ...raSize, na: { wetty: noSnapshot, bare: noSnapshot } },
     { figure: "5. server RSS, idle", unit: "MB", ...idle },
     { figure: "5. server RSS, one live session", unit: "MB", ...live },
     { figure: "5. server RSS, peak during the flood", unit: "MB", ...flood },
-    { figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended, none live: throughput at ${STATE_CONCURRENCY} connections`, unit: "req/s", ...sEndedRps, na: { wetty: noDb, bare: noDb } },
-    { figure: `6. ... p99 at ${STATE_RATE} req/s`, unit: "ms", ...sEndedPacedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sEndedPacedP99.ours, 10) } },
-    { figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`, unit: "ms", ...sEndedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sEndedP99.ours, 10) } },
-    { figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended + 1 live: throughput at ${STATE_CONCURRENCY} connections`, unit: "req/s", ...sLiveRps, na: { wetty: noDb, bare: noDb } },
-    { figure: `6. ... p99 at ${STATE_RATE} req/s`, unit: "ms", ...sLivePacedP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sLivePacedP99.ours, 10) } },
-    { figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`, unit: "ms", ...sLiveP99, na: { wetty: noDb, bare: noDb }, goal: { text: "< 10 ms", met: below(sLiveP99.ours, 10) } },
+    {
+      figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended, none live: throughput at ${STATE_CONCURRENCY} connections`,
+      unit: "req/s",
+      ...sEndedRps,
+      na: { wetty: noDb, bare: noDb },
+    },
+    {
+      figure: `6. ... p99 at ${STATE_RATE} req/s`,
+      unit: "ms",
+      ...sEndedPacedP99,
+      na: { wetty: noDb, bare: noDb },
+      goal: { text: "< 10 ms", met: below(sEndedPacedP99.ours, 10) },
+    },
+    {
+      figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`,
+      unit: "ms",
+      ...sEndedP99,
+      na: { wetty: noDb, bare: noDb },
+      goal: { text: "< 10 ms", met: below(sEndedP99.ours, 10) },
+    },
+    {
+      figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended + 1 live: throughput at ${STATE_CONCURRENCY} connections`,
+      unit: "req/s",
+      ...sLiveRps,
+      na: { wetty: noDb, bare: noDb },
+    },
+    {
+      figure: `6. ... p99 at ${STATE_RATE} req/s`,
+      unit: "ms",
+      ...sLivePacedP99,
+      na: { wetty: noDb, bare: noDb },
+      goal: { text: "< 10 ms", met: below(sLivePacedP99.ours, 10) },
+    },
+    {
+      figure: `6. ... p99 at ${STATE_CONCURRENCY} connections (saturated)`,
+      unit: "ms",
+      ...sLiveP99,
+      na: { wetty: noDb, bare: noDb },
+      goal: { text: "< 10 ms", met: below(sLiveP99.ours, 10) },
+    },
   ];
 }
 
@@ -266,7 +387,13 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results: Partial<Record<TargetName, TargetResult>> = {};
   try {
-    Object.assign(results, await benchAll(browser, (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n))));
+    Object.assign(
+      results,
+      await benchAll(
+        browser,
+        (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n)),
+      ),
+    );
     const machine = {
       cpus: os.availableParallelism(),
       cpuModel: os.cpus()[0]?.model ?? "unknown",
@@ -291,7 +418,9 @@ async function main(): Promise<void> {
     );
     const { before, after } = machine.loadAverage;
     // The run itself keeps both cores busy, so only the load before it says whether others were running.
-    console.log(`load average (1 min): ${before} before the run, ${after} after it${before > machine.cpus / 2 ? " (the machine was already busy with other work: figures are pessimistic)" : ""}`);
+    console.log(
+      `load average (1 min): ${before} before the run, ${after} after it${before > machine.cpus / 2 ? " (the machine was already busy with other work: figures are pessimistic)" : ""}`,
+    );
     const out = path.join(BENCH, "results");
     fs.mkdirSync(out, { recursive: true });
     const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);

@@ -10,7 +10,12 @@ import { withDb } from "./support/db";
 import { open } from "./support/page";
 
 const TUTOR_AGENT = path.join(ROOT, "e2e", "fixtures", "acp-tutor-agent.mjs");
-const tutorAgent = (...args: string[]) => ({ label: "Scripted tutor", command: process.execPath, args: [TEST_TUTOR], acp: { command: process.execPath, args: [TUTOR_AGENT, ...args] } });
+const tutorAgent = (...args: string[]) => ({
+  label: "Scripted tutor",
+  command: process.execPath,
+  args: [TEST_TUTOR],
+  acp: { command: process.execPath, args: [TUTOR_AGENT, ...args] },
+});
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 // A 96x64 PNG with a gradient (real bytes; the server checks them, the page decodes them).
 const PNG = Buffer.from(
@@ -24,7 +29,8 @@ function watch(page: Page): string[] {
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (msg) => {
     if (msg.location().url.endsWith("/favicon.ico")) return; // the app has no icon; Chromium asks anyway
-    if (msg.type() === "error" || /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
+    if (msg.type() === "error" || /Content Security Policy|Refused to/i.test(msg.text()))
+      problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
   return problems;
 }
@@ -56,7 +62,12 @@ test.describe("a chat with a tutor that answers like a real one", () => {
       plain: tutorAgent("--no-attachments"),
       locked: tutorAgent("--auth-fail"),
       "needs-login": tutorAgent("--prompt-auth-fail"),
-      "no-adapter": { command: process.execPath, args: [TEST_TUTOR], acp: { command: "tutor-acp-adapter-not-installed", args: [] }, installHint: "Install the tutor." },
+      "no-adapter": {
+        command: process.execPath,
+        args: [TEST_TUTOR],
+        acp: { command: "tutor-acp-adapter-not-installed", args: [] },
+        installHint: "Install the tutor.",
+      },
     });
     server = await startServer({ dataDir, env: { ACP_TUTOR_LOG: log, TUTOR_API_KEY: "tk-123", OTHER_API_KEY: "ok-456" } });
   });
@@ -84,7 +95,9 @@ test.describe("a chat with a tutor that answers like a real one", () => {
       await expect(answer.locator("h2")).toHaveText("Big-O of my_list.index vs my_dict[key]");
       // Identifiers and arithmetic stay as written; real emphasis still works.
       const para = answer.locator("p", { hasText: "Rename" });
-      await expect(para).toHaveText("Rename tmp to total_sum and keep my_var_name as it is. Arithmetic first: 2*3*4 = 24, and x*y + y*z stays symmetric.");
+      await expect(para).toHaveText(
+        "Rename tmp to total_sum and keep my_var_name as it is. Arithmetic first: 2*3*4 = 24, and x*y + y*z stays symmetric.",
+      );
       await expect(para.locator("em")).toHaveCount(0);
       await expect(answer.locator("blockquote strong")).toHaveText("Rule of thumb:");
       await expect(answer.locator("table th")).toHaveText(["Operation", "list", "dict"]);
@@ -141,7 +154,13 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await expect(page.getByTestId("turn-status")).toHaveCount(0);
 
     const state = await (await page.request.get(`${server.url}/api/session/state`)).json();
-    const end = withDb(server.dataDir, (db) => db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'turn_end'").get(state.session.id) as { payload: string });
+    const end = withDb(
+      server.dataDir,
+      (db) =>
+        db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'turn_end'").get(state.session.id) as {
+          payload: string;
+        },
+    );
     expect(JSON.parse(end.payload)).toEqual({ stopReason: "cancelled", stoppedBy: "learner", agentIgnoredStop: true });
 
     // The chat goes on after a stuck turn.
@@ -177,20 +196,29 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await page.getByTestId("attach-photo").setInputFiles({ name: "IMG_0042.PNG", mimeType: "image/png", buffer: PNG });
     await expect(page.getByTestId("pending-attachments").locator("li")).toHaveAttribute("data-state", "stored");
     // A file that only claims to be a photo is refused by its bytes, and does not block the message.
-    await page.getByTestId("attach-photo").setInputFiles({ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ\u0090\u0000\u0003\u0000\u0000\u0000") });
+    await page
+      .getByTestId("attach-photo")
+      .setInputFiles({ name: "virus.png", mimeType: "image/png", buffer: Buffer.from("MZ\u0090\u0000\u0003\u0000\u0000\u0000") });
     await expect(page.getByTestId("pending-attachments").locator("li[data-state=refused]")).toContainText("Only photos");
     await ask(page, "what is in this image?");
     const sent = page.getByTestId("learner-message").last().getByTestId("sent-photo");
     await expect(sent).toBeVisible();
     await expect.poll(() => sent.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96); // decoded: the server sent the real bytes
     await expect(page.getByTestId("agent-message").last()).toHaveText(`I received an image (image/png, ${PNG.length} bytes).`);
-    const blocks = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Array<Record<string, unknown>>).at(-1)!;
+    const blocks = fs
+      .readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Array<Record<string, unknown>>)
+      .at(-1)!;
     expect(blocks[0]).toEqual({ type: "text", text: "what is in this image?" });
     expect(blocks[1]).toMatchObject({ type: "image", mimeType: "image/png", data: PNG.toString("base64") });
     expect(String(blocks[1]!.uri)).toMatch(/\/attachments\/1-img-0042\.png$/);
     await shot(page, "photo-phone");
     // The one refusal above is the browser's only complaint (Chromium logs every 4xx it fetches).
-    expect(problems).toEqual(["console error: Failed to load resource: the server responded with a status of 415 (Unsupported Media Type)"]);
+    expect(problems).toEqual([
+      "console error: Failed to load resource: the server responded with a status of 415 (Unsupported Media Type)",
+    ]);
     await context.close();
   });
 
@@ -198,7 +226,10 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await startChat(page, server.url, "scripted");
     const { session } = await (await request.get(`${server.url}/api/session/state`)).json();
     const url = `${server.url}/api/sessions/${session.id}/attachments?name=big.png`;
-    const big = await request.post(url, { data: Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]), headers: { "content-type": "application/octet-stream" } });
+    const big = await request.post(url, {
+      data: Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]),
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(big.status()).toBe(413);
     const exe = await request.post(url, { data: Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0xff]), headers: { "content-type": "image/png" } });
     expect(exe.status()).toBe(415);
@@ -219,7 +250,10 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await expect(page.getByRole("button", { name: "Attach a photo" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Attach a file" })).toHaveCount(0);
     const { session } = await (await request.get(`${server.url}/api/session/state`)).json();
-    const res = await request.post(`${server.url}/api/sessions/${session.id}/attachments?name=a.png`, { data: PNG, headers: { "content-type": "application/octet-stream" } });
+    const res = await request.post(`${server.url}/api/sessions/${session.id}/attachments?name=a.png`, {
+      data: PNG,
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(res.status()).toBe(415);
     expect((await res.json()).error).toMatch(/does not accept images/);
   });
@@ -235,7 +269,10 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await expect(refusal).toContainText("Scripted tutor could not start.");
     await expect(refusal).toContainText("It said: “Authentication required”");
     await expect(refusal).toContainText("No credentials in ~/.tutor/credentials.json");
-    await expect(refusal.getByTestId("sign-in-method")).toHaveText(["Log in with Tutor — Run `tutor login` in a terminal", "Tutor API key — Set TUTOR_API_KEY"]);
+    await expect(refusal.getByTestId("sign-in-method")).toHaveText([
+      "Log in with Tutor — Run `tutor login` in a terminal",
+      "Tutor API key — Set TUTOR_API_KEY",
+    ]);
     await expect(refusal).toContainText("studyloop.config.json");
     // Once: the page does not repeat it as an ended session, and the sentence is not said twice.
     const main = (await page.locator("main").textContent()) ?? "";
@@ -271,7 +308,9 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await page.getByLabel("Tutor agent").selectOption("no-adapter");
     await page.getByLabel(/a chat/).check();
     await expect(page.getByLabel(/a chat/)).toBeChecked();
-    await expect(page.locator("fieldset.choice", { hasText: "Show the tutor as" })).toContainText("a chat (Agent Client Protocol: reads best on a phone) (not installed)");
+    await expect(page.locator("fieldset.choice", { hasText: "Show the tutor as" })).toContainText(
+      "a chat (Agent Client Protocol: reads best on a phone) (not installed)",
+    );
     await expect(page.getByTestId("chat-install-hint")).toHaveText("Install the tutor.");
   });
 });

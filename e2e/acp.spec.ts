@@ -87,8 +87,13 @@ test.describe("chat sessions", () => {
 
     const state = await (await request.get(`${server.url}/api/session/state`)).json();
     const id = state.session.id as string;
-    const requestId = withDb(server.dataDir, (db) =>
-      JSON.parse((db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'permission_request'").get(id) as { payload: string }).payload).requestId,
+    const requestId = withDb(
+      server.dataDir,
+      (db) =>
+        JSON.parse(
+          (db.prepare("SELECT payload FROM acp_events WHERE session_id = ? AND kind = 'permission_request'").get(id) as { payload: string })
+            .payload,
+        ).requestId,
     );
     const socket = await connect(server.url);
     expect((await socket.emitWithAck("acp:attach", { sessionId: id })).ok).toBe(true);
@@ -116,7 +121,9 @@ test.describe("agents that break the protocol", () => {
     ["answers with broken JSON", ["--malformed"], /not the Agent Client Protocol on its output/],
   ] as const) {
     test(`an agent that ${name} fails the start clearly and frees the slot`, async ({ request }) => {
-      const dataDir = makeDataDir({ broken: { command: process.execPath, args: [], acp: { command: process.execPath, args: [ACP_TEST_AGENT, ...args] } } });
+      const dataDir = makeDataDir({
+        broken: { command: process.execPath, args: [], acp: { command: process.execPath, args: [ACP_TEST_AGENT, ...args] } },
+      });
       const server = await startServer({ dataDir, env: { STUDYLOOP_ACP_HANDSHAKE_SECONDS: "2" } });
       try {
         const res = await request.post(`${server.url}/api/session/start`, { data: { ...acpStart, agent: "broken" } });

@@ -52,7 +52,10 @@ for (const [name, body, status, message] of refusals) {
 
 test("malformed JSON is refused and stores nothing", async ({ request }) => {
   const before = storedState(server.dataDir);
-  const res = await request.post(`${server.url}/api/session/start`, { headers: { "content-type": "application/json" }, data: Buffer.from("{topic:") });
+  const res = await request.post(`${server.url}/api/session/start`, {
+    headers: { "content-type": "application/json" },
+    data: Buffer.from("{topic:"),
+  });
   expect(res.status()).toBe(400);
   expect((await res.json()).error).toBe("The request body is not valid JSON.");
   expect(storedState(server.dataDir)).toBe(before);
@@ -92,7 +95,9 @@ test("an agent that cannot run ends as startup-failed, says why, and frees the s
   const res = await request.post(`${server.url}/api/session/start`, { data: { ...valid, agent: "broken" } });
   expect(res.status()).toBe(201);
   const id = (await res.json()).session.id as string;
-  await expect.poll(async () => (await (await request.get(`${server.url}/api/session/state`)).json()).lastEnded?.id, { timeout: 10_000 }).toBe(id);
+  await expect
+    .poll(async () => (await (await request.get(`${server.url}/api/session/state`)).json()).lastEnded?.id, { timeout: 10_000 })
+    .toBe(id);
   const state = await (await request.get(`${server.url}/api/session/state`)).json();
   expect(state.state).toBe("ended");
   expect(state.lastEnded.endReason).toBe("startup-failed");

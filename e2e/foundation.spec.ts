@@ -22,8 +22,13 @@ test("the dashboard greets a new learner and the database has its tables", async
 
   const db = new Database(path.join(server.dataDir, "studyloop.db"), { readonly: true });
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-  expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["study_sessions", "parked_items", "topic_marks", "_prisma_migrations"]));
-  const migrations = db.prepare("SELECT migration_name, finished_at FROM _prisma_migrations").all() as { migration_name: string; finished_at: unknown }[];
+  expect(tables.map((t) => t.name)).toEqual(
+    expect.arrayContaining(["study_sessions", "parked_items", "topic_marks", "_prisma_migrations"]),
+  );
+  const migrations = db.prepare("SELECT migration_name, finished_at FROM _prisma_migrations").all() as {
+    migration_name: string;
+    finished_at: unknown;
+  }[];
   expect(migrations.length).toBeGreaterThan(0);
   expect(migrations.every((m) => m.finished_at !== null)).toBe(true);
   db.close();
@@ -34,7 +39,10 @@ test("navigation works at phone width", async ({ page }) => {
   await page.goto(server.url);
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav).toBeVisible();
-  await nav.getByRole("link", { name: "Study" }).tap().catch(() => nav.getByRole("link", { name: "Study" }).click());
+  await nav
+    .getByRole("link", { name: "Study" })
+    .tap()
+    .catch(() => nav.getByRole("link", { name: "Study" }).click());
   await expect(page).toHaveURL(/\/study$/);
   // Nothing wider than the screen: no sideways scrolling on a phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -32,7 +32,9 @@ function watchErrors(page: Page): string[] {
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   server = await startServer({ dataDir: makeDataDir(SHELL) });
-  const res = await request.post(`${server.url}/api/session/start`, { data: { topic: "recursion drills", energy: 6, agent: "shell", transport: "pty" } });
+  const res = await request.post(`${server.url}/api/session/start`, {
+    data: { topic: "recursion drills", energy: 6, agent: "shell", transport: "pty" },
+  });
   expect(res.status()).toBe(201);
   id = (await res.json()).session.id;
   const viewer = new Viewer(await connect(server.url), id);
@@ -42,7 +44,9 @@ test.beforeAll(async ({ request }) => {
   viewer.input("echo aardwolf-$((40+2)) printed before the clear\r");
   await viewer.waitFor("aardwolf-42 printed before the clear");
   await new Promise((r) => setTimeout(r, 600));
-  expect((await request.post(`${server.url}/api/session/topics`, { data: { topic: "recursion", status: "struggling" } })).status()).toBe(201);
+  expect((await request.post(`${server.url}/api/session/topics`, { data: { topic: "recursion", status: "struggling" } })).status()).toBe(
+    201,
+  );
   await new Promise((r) => setTimeout(r, 600));
   viewer.input("clear; seq 1 300\r");
   await viewer.waitFor(/\n300\r\n/);
@@ -98,7 +102,9 @@ for (const size of SIZES) {
     await hit.click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${id}\\?t=${String(wordAt).replace(".", "\\.")}$`));
     // Opened at that moment: the player's screen shows the word that `clear` later erased.
-    await expect(page.getByTestId("record-player").locator(".ap-term")).toContainText("aardwolf-42 printed before the clear", { timeout: 15_000 });
+    await expect(page.getByTestId("record-player").locator(".ap-term")).toContainText("aardwolf-42 printed before the clear", {
+      timeout: 15_000,
+    });
     await page.screenshot({ path: test.info().outputPath(`moment-${size.name}.png`) });
     expect(errors).toEqual([]);
   });
@@ -124,23 +130,37 @@ test("the exports: Markdown, the .cast file and the text transcript", async ({ r
 });
 
 test("a chat (ACP) session gets the same markers, in a markers-only recording", async ({ request }) => {
-  const res = await request.post(`${server.url}/api/session/start`, { data: { topic: "chat markers", energy: 5, agent: "tutor", transport: "acp" } });
+  const res = await request.post(`${server.url}/api/session/start`, {
+    data: { topic: "chat markers", energy: 5, agent: "tutor", transport: "acp" },
+  });
   expect(res.status()).toBe(201);
   const chat = (await res.json()).session.id as string;
   expect((await request.post(`${server.url}/api/session/topics`, { data: { topic: "closures", status: "win" } })).status()).toBe(201);
-  await expect.poll(async () => (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text()).includes('"win: closures"')).toBe(true);
+  await expect
+    .poll(async () => (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text()).includes('"win: closures"'))
+    .toBe(true);
   expect((await request.post(`${server.url}/api/session/end`)).status()).toBe(200);
-  await expect.poll(async () => (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text()).includes('"m","ended"')).toBe(true);
-  const events = (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text()).trim().split("\n").slice(1).map((l) => JSON.parse(l));
+  await expect
+    .poll(async () => (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text()).includes('"m","ended"'))
+    .toBe(true);
+  const events = (await (await request.get(`${server.url}/api/sessions/${chat}/cast`)).text())
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l));
   expect(events.map((e) => e[1])).toEqual(["m", "m"]);
 });
 
 test("Prisma Studio still opens the database, search index and all", async ({ page }) => {
   const port = 5600 + Math.floor(Math.random() * 300);
-  const studio = spawn(path.join(ROOT, "node_modules", ".bin", "prisma"), ["studio", "--url", `file://${path.join(server.dataDir, "studyloop.db")}`, "--port", String(port), "--browser", "none"], {
-    cwd: ROOT,
-    stdio: "ignore",
-  });
+  const studio = spawn(
+    path.join(ROOT, "node_modules", ".bin", "prisma"),
+    ["studio", "--url", `file://${path.join(server.dataDir, "studyloop.db")}`, "--port", String(port), "--browser", "none"],
+    {
+      cwd: ROOT,
+      stdio: "ignore",
+    },
+  );
   try {
     const errors = watchErrors(page);
     await expect.poll(async () => (await fetch(`http://localhost:${port}`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);

@@ -96,7 +96,9 @@ test.describe("sockets", () => {
     await viewer.attach();
     viewer.input("checkpoint me\r");
     await viewer.waitFor("you said: checkpoint me");
-    await expect.poll(() => String(sessionRow(server.dataDir, id).transcript ?? ""), { timeout: 10_000 }).toContain("you said: checkpoint me");
+    await expect
+      .poll(() => String(sessionRow(server.dataDir, id).transcript ?? ""), { timeout: 10_000 })
+      .toContain("you said: checkpoint me");
     viewer.socket.close();
     await request.post(`${server.url}/api/session/end`);
     await page.goto(`${server.url}/sessions/${id}`);

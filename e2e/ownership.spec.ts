@@ -19,7 +19,11 @@ test("after kill -9 of its server, the next server reports the session ended and
   await page.goto(`${a.url}/study`);
   await expectTerminalToContain(page, "tutor>");
   const parked = await page.evaluate(async () => {
-    const res = await fetch("/api/parking", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "why do closures capture variables?" }) });
+    const res = await fetch("/api/parking", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "why do closures capture variables?" }),
+    });
     return res.status;
   });
   expect(parked).toBe(201);
@@ -36,7 +40,9 @@ test("after kill -9 of its server, the next server reports the session ended and
     expect(state.session).toBeNull();
     expect(state.attach).toBeNull();
     expect(state.lastEnded).toMatchObject({ id, endReason: "server-stopped", status: "ended" });
-    expect(state.lastEnded.explanation).toMatch(/^The StudyLoop server that ran this session stopped at \d\d:\d\d, so the session ended\. Your notes are kept\.$/);
+    expect(state.lastEnded.explanation).toMatch(
+      /^The StudyLoop server that ran this session stopped at \d\d:\d\d, so the session ended\. Your notes are kept\.$/,
+    );
 
     const row = sessionRow(dataDir, id);
     expect(row.end_reason).toBe("server-stopped");
@@ -114,7 +120,9 @@ test("while its server lives, another server reports the session live elsewhere 
     // The learner can end it from B; A notices on its next heartbeat and stops the agent.
     await page.getByRole("button", { name: "End this session" }).click();
     await expect.poll(() => sessionRow(dataDir, id).end_reason).toBe("ended-by-learner");
-    await expect.poll(async () => (await (await request.get(`${a.url}/api/session/state`)).json()).state, { timeout: 10_000 }).toBe("ended");
+    await expect
+      .poll(async () => (await (await request.get(`${a.url}/api/session/state`)).json()).state, { timeout: 10_000 })
+      .toBe("ended");
     expect(sessionRow(dataDir, id).end_reason).toBe("ended-by-learner");
   } finally {
     await b.stop();

@@ -95,7 +95,9 @@ test("a full-screen program is restored exactly after a reload", async ({ page }
   await page.reload();
   await expect(page.getByTestId("console-status")).toHaveText("live");
   await expectTerminalToContain(page, "FULLSCREEN BOX: press q to leave");
-  const isAlt = await page.evaluate(() => (window as unknown as { __studyloopTerm: { buffer: { active: { type: string } } } }).__studyloopTerm.buffer.active.type);
+  const isAlt = await page.evaluate(
+    () => (window as unknown as { __studyloopTerm: { buffer: { active: { type: string } } } }).__studyloopTerm.buffer.active.type,
+  );
   expect(isAlt).toBe("alternate");
   expect(await terminalText(page)).toBe(before);
   await typeInTerminal(page, "q");

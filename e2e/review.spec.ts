@@ -35,7 +35,11 @@ async function newPage(browser: Browser, size: Size): Promise<Page> {
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const where = message.location().url;
-    if (/^Failed to load resource/.test(message.text()) && [...refusedOnPurpose, ...NOT_THE_PAGES].includes(new URL(where, "http://x").pathname)) return;
+    if (
+      /^Failed to load resource/.test(message.text()) &&
+      [...refusedOnPurpose, ...NOT_THE_PAGES].includes(new URL(where, "http://x").pathname)
+    )
+      return;
     problems.push(`${size.name} console error: ${message.text()} (${where})`);
   });
   return page;
@@ -51,7 +55,9 @@ async function noSidewaysScroll(page: Page) {
 
 /** The cards and reviews tables, to prove a refusal wrote nothing. */
 function cardState(dataDir: string): string {
-  return withDb(dataDir, (db) => JSON.stringify([db.prepare("SELECT * FROM cards ORDER BY id").all(), db.prepare("SELECT * FROM card_reviews ORDER BY id").all()]));
+  return withDb(dataDir, (db) =>
+    JSON.stringify([db.prepare("SELECT * FROM cards ORDER BY id").all(), db.prepare("SELECT * FROM card_reviews ORDER BY id").all()]),
+  );
 }
 
 interface StoredCard {
@@ -66,11 +72,17 @@ interface StoredCard {
 const asDate = (v: number | string) => new Date(typeof v === "number" ? v : /^\d+$/.test(v) ? Number(v) : v);
 
 function storedCards(dataDir: string): StoredCard[] {
-  return withDb(dataDir, (db) => db.prepare("SELECT id, front, created_at, due, stability, state FROM cards ORDER BY created_at").all() as StoredCard[]);
+  return withDb(
+    dataDir,
+    (db) => db.prepare("SELECT id, front, created_at, due, stability, state FROM cards ORDER BY created_at").all() as StoredCard[],
+  );
 }
 
 function storedReviews(dataDir: string, cardId: string): { rating: number; reviewed_at: number | string }[] {
-  return withDb(dataDir, (db) => db.prepare("SELECT rating, reviewed_at FROM card_reviews WHERE card_id = ? ORDER BY reviewed_at, id").all(cardId) as never);
+  return withDb(
+    dataDir,
+    (db) => db.prepare("SELECT rating, reviewed_at FROM card_reviews WHERE card_id = ? ORDER BY reviewed_at, id").all(cardId) as never,
+  );
 }
 
 const TOPIC = "closures";
@@ -98,7 +110,10 @@ test.describe("the review loop", () => {
     expect(problems).toEqual([]);
   });
 
-  test("struggle to card, tutor's card, phone review by FSRS, warm-up and TUTOR.md next time, export, refusals", async ({ browser, request }) => {
+  test("struggle to card, tutor's card, phone review by FSRS, warm-up and TUTOR.md next time, export, refusals", async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(240_000);
     const desk = await newPage(browser, DESKTOP);
 
@@ -145,7 +160,11 @@ test.describe("the review loop", () => {
 
     const cards = storedCards(server.dataDir);
     expect(cards.map((c) => c.front)).toEqual(["Why did every callback in the loop see the last i?", TUTOR_FRONT]);
-    expect(withDb(server.dataDir, (db) => db.prepare("SELECT origin, author, origin_id IS NOT NULL AS linked FROM cards ORDER BY created_at").all())).toEqual([
+    expect(
+      withDb(server.dataDir, (db) =>
+        db.prepare("SELECT origin, author, origin_id IS NOT NULL AS linked FROM cards ORDER BY created_at").all(),
+      ),
+    ).toEqual([
       { origin: "mark", author: "learner", linked: 1 },
       { origin: "agent", author: "agent", linked: 0 },
     ]);
@@ -202,7 +221,9 @@ test.describe("the review loop", () => {
     const emptyFront = await request.post(`${server.url}/api/cards`, { data: { front: "  ", back: "b", topic: TOPIC } });
     expect(emptyFront.status()).toBe(400);
     expect((await emptyFront.json()).error).toBe("Front is empty: write the question.");
-    const badCsv = await request.post(`${server.url}/api/cards/import`, { data: { csv: "front,back\nok,fine\nonly one column\n", topic: TOPIC } });
+    const badCsv = await request.post(`${server.url}/api/cards/import`, {
+      data: { csv: "front,back\nok,fine\nonly one column\n", topic: TOPIC },
+    });
     expect(badCsv.status()).toBe(400);
     expect((await badCsv.json()).error).toMatch(/^Card 2 .* has 1 column.* Nothing was imported\.$/);
     expect((await request.post(`${server.url}/api/cards`, { data: { front: "f", back: "b", topic: TOPIC, extra: 1 } })).status()).toBe(400);
@@ -220,7 +241,12 @@ test.describe("the review loop", () => {
 
     // The "again" card comes back within its one-minute learning step; the next session on the topic
     // then opens with it in a warm-up, and TUTOR.md lists it for the tutor.
-    await expect.poll(async () => ((await (await request.get(`${server.url}/api/cards?due=1&topic=${TOPIC}`)).json()) as { dueCount: number }).dueCount, { timeout: 120_000, intervals: [2_000] }).toBe(1);
+    await expect
+      .poll(
+        async () => ((await (await request.get(`${server.url}/api/cards?due=1&topic=${TOPIC}`)).json()) as { dueCount: number }).dueCount,
+        { timeout: 120_000, intervals: [2_000] },
+      )
+      .toBe(1);
     await open(desk, `${server.url}/study`);
     await desk.getByLabel("Topic", { exact: true }).fill(TOPIC);
     await expect(desk.getByTestId("due-before-start")).toContainText("Review 1 due card before you start");
@@ -230,7 +256,10 @@ test.describe("the review loop", () => {
     await expect(desk.getByTestId("warm-up")).toContainText("Warm-up: 1 of 1 due card on closures");
     await expect(desk.getByTestId("warm-up").getByTestId("card-front")).toHaveText(againFront);
     await shot(desk, "warm-up-desktop");
-    const sessionId = withDb(server.dataDir, (db) => (db.prepare("SELECT id FROM study_sessions WHERE ended_at IS NULL").get() as { id: string }).id);
+    const sessionId = withDb(
+      server.dataDir,
+      (db) => (db.prepare("SELECT id FROM study_sessions WHERE ended_at IS NULL").get() as { id: string }).id,
+    );
     const tutorMd = fs.readFileSync(path.join(server.dataDir, "sessions", sessionId, "TUTOR.md"), "utf8");
     expect(tutorMd).toContain("1 card on **closures** due for review");
     expect(tutorMd).toContain(`Q: ${againFront}`);
@@ -264,7 +293,9 @@ test.describe("the review loop", () => {
     await expect(desk.getByTestId("review-done")).toContainText("Done: 2 cards reviewed");
     await expect(desk.getByRole("link", { name: "Continue to the start form" })).toHaveAttribute("href", "/study");
     const ratings = withDb(server.dataDir, (db) =>
-      db.prepare("SELECT c.front, r.rating FROM card_reviews r JOIN cards c ON c.id = r.card_id WHERE c.topic = ? ORDER BY r.id").all(topic),
+      db
+        .prepare("SELECT c.front, r.rating FROM card_reviews r JOIN cards c ON c.id = r.card_id WHERE c.topic = ? ORDER BY r.id")
+        .all(topic),
     );
     expect(ratings).toEqual([
       { front: "What key reveals the answer?", rating: 4 },
@@ -292,12 +323,16 @@ test.describe("the review loop", () => {
     await dialog.getByLabel("Back: the answer").fill("Yes");
     await dialog.getByRole("button", { name: "Save card" }).click();
     await expect(dialog).toBeHidden();
-    await page.getByLabel("CSV file").setInputFiles({ name: "cards.csv", mimeType: "text/csv", buffer: Buffer.from('front,back\n"Comma, inside?",yes\nPlain,answer\n') });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "cards.csv", mimeType: "text/csv", buffer: Buffer.from('front,back\n"Comma, inside?",yes\nPlain,answer\n') });
     await expect(page.getByTestId("import-done")).toHaveText("Imported 2 cards from cards.csv.");
     await expect(page.getByTestId("topic-cards")).toHaveText("5");
     const before = cardState(server.dataDir);
     refusedOnPurpose.add("/api/cards/import");
-    await page.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("front,back\nno back here\n") });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("front,back\nno back here\n") });
     await expect(page.locator("p.error[role=alert]")).toContainText("Nothing was imported.");
     expect(cardState(server.dataDir)).toBe(before);
 
@@ -306,7 +341,10 @@ test.describe("the review loop", () => {
       const dash = await newPage(browser, size);
       await open(dash, server.url);
       await expect(dash.getByTestId("due-cards")).toContainText(/\d+ cards due for review/);
-      await expect(dash.getByTestId("due-cards").getByRole("link", { name: topic })).toHaveAttribute("href", `/topics/${encodeURIComponent(topic)}`);
+      await expect(dash.getByTestId("due-cards").getByRole("link", { name: topic })).toHaveAttribute(
+        "href",
+        `/topics/${encodeURIComponent(topic)}`,
+      );
       await expect(dash.getByTestId("nav-review")).toContainText(/\d/);
       await noSidewaysScroll(dash);
       await shot(dash, `dashboard-${size.name}`);

@@ -84,8 +84,16 @@ async function freshToken(server: StartedServer, cookie: string): Promise<string
  * Starts a session with the test tutor as the paired `cookie`, and reads the agent's environment
  * variables through the terminal (the tutor's `env NAME` command).
  */
-async function startAndReadEnv(server: StartedServer, cookie: string, names: string[], opts: { insecure?: boolean } = {}): Promise<Record<string, string>> {
-  const started = await send(`${server.url}/api/session/start`, { method: "POST", ...json({ topic: "agent env", energy: 5, agent: "tutor" }, { cookie, origin: server.url }) });
+async function startAndReadEnv(
+  server: StartedServer,
+  cookie: string,
+  names: string[],
+  opts: { insecure?: boolean } = {},
+): Promise<Record<string, string>> {
+  const started = await send(`${server.url}/api/session/start`, {
+    method: "POST",
+    ...json({ topic: "agent env", energy: 5, agent: "tutor" }, { cookie, origin: server.url }),
+  });
   expect(started.status, started.body).toBe(201);
   const id = (JSON.parse(started.body) as { session: { id: string } }).session.id;
   const socket = await connect(server.url, { headers: { cookie, origin: server.url }, insecure: opts.insecure ?? false });
@@ -104,7 +112,11 @@ async function startAndReadEnv(server: StartedServer, cookie: string, names: str
 }
 
 /** What a socket handshake gets: connected, or the refusal. */
-async function handshake(url: string, headers: Record<string, string>, transport: "websocket" | "polling" = "websocket"): Promise<"connected" | "refused"> {
+async function handshake(
+  url: string,
+  headers: Record<string, string>,
+  transport: "websocket" | "polling" = "websocket",
+): Promise<"connected" | "refused"> {
   try {
     const s = await connect(url, { headers, transport, insecure: true });
     s.disconnect();
@@ -124,7 +136,15 @@ function listeningAddresses(port: number): string[] {
       if (cols.length < 4 || cols[3] !== "0A") continue; // 0A = LISTEN
       const [hexAddr, hexPort] = cols[1]!.split(":");
       if (Number.parseInt(hexPort!, 16) !== port) continue;
-      out.push(hexAddr!.length === 8 ? hexAddr!.match(/../g)!.reverse().map((h) => Number.parseInt(h, 16)).join(".") : `ipv6:${hexAddr}`);
+      out.push(
+        hexAddr!.length === 8
+          ? hexAddr!
+              .match(/../g)!
+              .reverse()
+              .map((h) => Number.parseInt(h, 16))
+              .join(".")
+          : `ipv6:${hexAddr}`,
+      );
     }
   }
   return out;
@@ -192,7 +212,9 @@ test.describe("--lan: the printed link and the bound address", () => {
     for (const [, , base, link] of lanLines) {
       expect(link!.startsWith(`${base}/pair?token=`)).toBe(true);
     }
-    const interfaces = Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === "IPv4");
+    const interfaces = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === "IPv4");
     expect(lanLines).toHaveLength(interfaces.length);
     // A terminal QR code is drawn with half blocks, one per LAN address.
     if (interfaces.length > 0) expect(out).toContain("▄");
@@ -254,8 +276,12 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
   test("a revoked device's cookie and sockets are refused; its open socket is closed at once", async () => {
     const cookie = await pairWith(lan, await freshToken(lan, laptop), "To revoke");
     const socket = await connect(lan.url, { headers: { cookie } });
-    const closed = new Promise<{ reason: string; at: number }>((resolve) => socket.on("disconnect", (reason) => resolve({ reason, at: Date.now() })));
-    const list = JSON.parse((await send(`${lan.url}/api/devices`, { headers: { cookie: laptop } })).body) as { devices: { id: string; name: string }[] };
+    const closed = new Promise<{ reason: string; at: number }>((resolve) =>
+      socket.on("disconnect", (reason) => resolve({ reason, at: Date.now() })),
+    );
+    const list = JSON.parse((await send(`${lan.url}/api/devices`, { headers: { cookie: laptop } })).body) as {
+      devices: { id: string; name: string }[];
+    };
     const id = list.devices.find((d) => d.name === "To revoke")!.id;
     const revokedAt = Date.now();
     const revoke = await send(`${lan.url}/api/devices/${id}/revoke`, { method: "POST", headers: { cookie: laptop, origin: lan.url } });
@@ -273,8 +299,16 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
 
   test("a wrong Origin is refused on a POST and on a socket, even with a paired cookie", async () => {
     const before = state(lan.dataDir);
-    for (const origin of ["http://evil.example", "null", `http://127.0.0.1:${portOf(lan.url) + 1}`, "https://127.0.0.1:" + portOf(lan.url)]) {
-      const res = await send(`${lan.url}/api/session/start`, { method: "POST", ...json({ topic: "csrf", energy: 5, agent: "tutor" }, { cookie: laptop, origin }) });
+    for (const origin of [
+      "http://evil.example",
+      "null",
+      `http://127.0.0.1:${portOf(lan.url) + 1}`,
+      "https://127.0.0.1:" + portOf(lan.url),
+    ]) {
+      const res = await send(`${lan.url}/api/session/start`, {
+        method: "POST",
+        ...json({ topic: "csrf", energy: 5, agent: "tutor" }, { cookie: laptop, origin }),
+      });
       expect(res.status, origin).toBe(403);
       expect(JSON.parse(res.body).error).toMatch(/Cross-site requests are refused/);
       expect((await send(`${lan.url}/api/session/end`, { method: "POST", headers: { cookie: laptop, origin } })).status).toBe(403);
@@ -282,7 +316,13 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
       expect(await handshake(lan.url, { cookie: laptop, origin }, "polling")).toBe("refused");
     }
     // A browser's cross-site fetch is refused by Sec-Fetch-Site, whatever its method.
-    expect((await send(`${lan.url}/api/session/state`, { headers: { cookie: laptop, "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" } })).status).toBe(403);
+    expect(
+      (
+        await send(`${lan.url}/api/session/state`, {
+          headers: { cookie: laptop, "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" },
+        })
+      ).status,
+    ).toBe(403);
     // The same requests from the served origin pass.
     expect(await handshake(lan.url, { cookie: laptop, origin: lan.url })).toBe("connected");
     expect(state(lan.dataDir)).toBe(before);
@@ -294,13 +334,69 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
     const headers = { cookie: laptop, origin: lan.url };
     const big = JSON.stringify({ topic: "x".repeat(100 * 1024), energy: 5, agent: "tutor" });
     const cases: [string, Promise<Reply>, number, RegExp][] = [
-      ["a 100 KB JSON body", send(`${lan.url}/api/session/start`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: big }), 413, /too large/],
-      ["a chunked body", send(`${lan.url}/api/session/start`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: big, chunked: true }), 411, /Content-Length/],
-      ["malformed JSON", send(`${lan.url}/api/session/start`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{topic:" }), 400, /not valid JSON/],
-      ["a JSON array", send(`${lan.url}/api/parking`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "[1]" }), 400, /JSON object/],
-      ["a form instead of JSON", send(`${lan.url}/api/parking`, { method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: "text=hi" }), 415, /JSON/],
-      ["an oversized pairing body", send(`${lan.url}/pair`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "x", name: "n".repeat(8_000) }) }), 413, /too large/],
-      ["a deeply nested JSON body", send(`${lan.url}/api/parking`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "[".repeat(20_000) + "]".repeat(20_000) }), 400, /JSON/],
+      [
+        "a 100 KB JSON body",
+        send(`${lan.url}/api/session/start`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: big }),
+        413,
+        /too large/,
+      ],
+      [
+        "a chunked body",
+        send(`${lan.url}/api/session/start`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: big,
+          chunked: true,
+        }),
+        411,
+        /Content-Length/,
+      ],
+      [
+        "malformed JSON",
+        send(`${lan.url}/api/session/start`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: "{topic:",
+        }),
+        400,
+        /not valid JSON/,
+      ],
+      [
+        "a JSON array",
+        send(`${lan.url}/api/parking`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "[1]" }),
+        400,
+        /JSON object/,
+      ],
+      [
+        "a form instead of JSON",
+        send(`${lan.url}/api/parking`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+          body: "text=hi",
+        }),
+        415,
+        /JSON/,
+      ],
+      [
+        "an oversized pairing body",
+        send(`${lan.url}/pair`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ token: "x", name: "n".repeat(8_000) }),
+        }),
+        413,
+        /too large/,
+      ],
+      [
+        "a deeply nested JSON body",
+        send(`${lan.url}/api/parking`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: "[".repeat(20_000) + "]".repeat(20_000),
+        }),
+        400,
+        /JSON/,
+      ],
     ];
     for (const [name, pending, status, message] of cases) {
       const res = await pending;
@@ -321,7 +417,10 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
       expect(JSON.parse(res.body).error).toMatch(/Agent must be an agent name/);
     }
     // A topic is text: marking one needs a live session, and none is.
-    const mark = await send(`${lan.url}/api/session/topics`, { method: "POST", ...json({ topic: "../../../etc/passwd", status: "win" }, headers) });
+    const mark = await send(`${lan.url}/api/session/topics`, {
+      method: "POST",
+      ...json({ topic: "../../../etc/passwd", status: "win" }, headers),
+    });
     expect(mark.status).toBeGreaterThanOrEqual(400);
     expect(mark.status).toBeLessThan(500);
     for (const url of [
@@ -347,10 +446,16 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
     const token = (await startAndReadEnv(lan, laptop, ["STUDYLOOP_SESSION_TOKEN"])).STUDYLOOP_SESSION_TOKEN!;
     expect(token).toMatch(/^\S{20,}$/);
     try {
-      const parked = await send(`${lan.url}/api/parking`, { method: "POST", ...json({ text: "from the agent" }, { authorization: `Bearer ${token}` }) });
+      const parked = await send(`${lan.url}/api/parking`, {
+        method: "POST",
+        ...json({ text: "from the agent" }, { authorization: `Bearer ${token}` }),
+      });
       expect(parked.status, parked.body).toBe(201);
       const before = state(lan.dataDir);
-      expect((await send(`${lan.url}/api/parking`, { method: "POST", ...json({ text: "forged" }, { authorization: "Bearer not-the-token" }) })).status).toBe(401);
+      expect(
+        (await send(`${lan.url}/api/parking`, { method: "POST", ...json({ text: "forged" }, { authorization: "Bearer not-the-token" }) }))
+          .status,
+      ).toBe(401);
       expect((await send(`${lan.url}/study`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
       expect(await handshake(lan.url, { authorization: `Bearer ${token}` })).toBe("refused");
       expect(state(lan.dataDir)).toBe(before);
@@ -362,7 +467,9 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
   test("a spoofed device header from the client is ignored", async () => {
     const res = await send(`${lan.url}/api/devices/me`, { headers: { "x-studyloop-device": "00000000-0000-0000-0000-000000000000" } });
     expect(res.status).toBe(401);
-    const me = JSON.parse((await send(`${lan.url}/api/devices/me`, { headers: { cookie: laptop, "x-studyloop-device": "forged" } })).body) as { device: string };
+    const me = JSON.parse(
+      (await send(`${lan.url}/api/devices/me`, { headers: { cookie: laptop, "x-studyloop-device": "forged" } })).body,
+    ) as { device: string };
     expect(me.device).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -422,7 +529,10 @@ test.describe("hostile requests: each a clean refusal, nothing stored, the serve
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
         const guess = `guess-${i}-${"x".repeat(40)}`;
-        const res = i % 2 ? await send(`${flooded.url}/pair?token=${guess}`) : await send(`${flooded.url}/pair`, { method: "POST", ...json({ token: guess }) });
+        const res =
+          i % 2
+            ? await send(`${flooded.url}/pair?token=${guess}`)
+            : await send(`${flooded.url}/pair`, { method: "POST", ...json({ token: guess }) });
         statuses.push(res.status);
         if (res.status === 429) expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
       }
@@ -460,7 +570,9 @@ test.describe("without --lan", () => {
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 sends its own Host.
     const rebound = await send(`${local.url}/api/session/state`, { headers: { host: `evil.example:${portOf(local.url)}` } });
     expect(rebound.status).toBe(421);
-    expect(await handshake(local.url, { host: `evil.example:${portOf(local.url)}`, origin: `http://evil.example:${portOf(local.url)}` })).toBe("refused");
+    expect(
+      await handshake(local.url, { host: `evil.example:${portOf(local.url)}`, origin: `http://evil.example:${portOf(local.url)}` }),
+    ).toBe("refused");
     // Cross-site requests are refused here too: a page elsewhere cannot end the learner's session.
     expect((await send(`${local.url}/api/session/end`, { method: "POST", headers: { origin: "http://evil.example" } })).status).toBe(403);
     // "Pair a device" explains there is nothing to pair.
@@ -474,8 +586,12 @@ test.describe("without --lan", () => {
     const proxied = await startServer({ args: ["--allow-origin", "https://study.example.org"] });
     try {
       const port = portOf(proxied.url);
-      expect((await send(`${proxied.url}/api/session/end`, { method: "POST", headers: { origin: "https://study.example.org" } })).status).toBe(404);
-      expect((await send(`${proxied.url}/api/session/end`, { method: "POST", headers: { origin: "https://other.example.org" } })).status).toBe(403);
+      expect(
+        (await send(`${proxied.url}/api/session/end`, { method: "POST", headers: { origin: "https://study.example.org" } })).status,
+      ).toBe(404);
+      expect(
+        (await send(`${proxied.url}/api/session/end`, { method: "POST", headers: { origin: "https://other.example.org" } })).status,
+      ).toBe(403);
       expect((await send(`${proxied.url}/api/session/state`, { headers: { host: "study.example.org" } })).status).toBe(200);
       expect((await send(`${proxied.url}/api/session/state`, { headers: { host: `other.example.org:${port}` } })).status).toBe(421);
     } finally {
@@ -564,15 +680,21 @@ test.describe("the phone", () => {
     expect(problems).toEqual([]);
 
     // Revoke the phone from the laptop: its socket closes at once, and the page says why.
-    const list = JSON.parse((await send(`${lan.url}/api/devices`, { headers: { cookie: laptop } })).body) as { devices: { id: string; name: string }[] };
+    const list = JSON.parse((await send(`${lan.url}/api/devices`, { headers: { cookie: laptop } })).body) as {
+      devices: { id: string; name: string }[];
+    };
     const id = list.devices.find((d) => d.name === "Test phone")!.id;
-    expect((await send(`${lan.url}/api/devices/${id}/revoke`, { method: "POST", headers: { cookie: laptop, origin: lan.url } })).status).toBe(200);
+    expect(
+      (await send(`${lan.url}/api/devices/${id}/revoke`, { method: "POST", headers: { cookie: laptop, origin: lan.url } })).status,
+    ).toBe(200);
     await expect(page.getByRole("heading", { name: "This device is not paired" })).toBeVisible({ timeout: 5_000 });
     await shot(page, "revoked-390");
     await context.close();
   });
 
-  test("the phone does not shrink the laptop's session until it types; the keyboard and the background are handled", async ({ browser }) => {
+  test("the phone does not shrink the laptop's session until it types; the keyboard and the background are handled", async ({
+    browser,
+  }) => {
     // The laptop: a desktop browser, paired too.
     const desk = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const laptopPage = await desk.newPage();
@@ -597,14 +719,18 @@ test.describe("the phone", () => {
     await expect(page.getByTestId("console-status")).toHaveText("live");
     // Watching only: the laptop typed last, so its size stands.
     await laptopPage.keyboard.type("size\r");
-    await expect.poll(async () => [...(await terminalText(laptopPage)).matchAll(/size (\d+x\d+)/g)].map((m) => m[1]).at(-1)).toBe(laptopSize);
+    await expect
+      .poll(async () => [...(await terminalText(laptopPage)).matchAll(/size (\d+x\d+)/g)].map((m) => m[1]).at(-1))
+      .toBe(laptopSize);
 
     // The phone types: the session takes the phone's size (the device that typed last).
     await keyBar(page, "Enter");
     await page.getByTestId("terminal").tap();
     await page.keyboard.type("size");
     await keyBar(page, "Enter");
-    await expect.poll(async () => [...(await terminalText(page)).matchAll(/size (\d+)x(\d+)/g)].map((m) => Number(m[1])).at(-1)).toBeLessThan(60);
+    await expect
+      .poll(async () => [...(await terminalText(page)).matchAll(/size (\d+)x(\d+)/g)].map((m) => Number(m[1])).at(-1))
+      .toBeLessThan(60);
     const phoneCols = await page.evaluate(() => (window as unknown as { __studyloopTerm: { cols: number } }).__studyloopTerm.cols);
     expect(phoneCols).toBeLessThan(60);
     await expectTerminalToContain(laptopPage, /size \d\dx\d\d\n/);
@@ -613,7 +739,9 @@ test.describe("the phone", () => {
     // The keyboard opens: the visible height shrinks; the terminal gets fewer rows, the key bar stays on screen.
     const rowsBefore = await page.evaluate(() => (window as unknown as { __studyloopTerm: { rows: number } }).__studyloopTerm.rows);
     await page.setViewportSize({ width: 375, height: 380 });
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __studyloopTerm: { rows: number } }).__studyloopTerm.rows)).toBeLessThan(rowsBefore);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __studyloopTerm: { rows: number } }).__studyloopTerm.rows))
+      .toBeLessThan(rowsBefore);
     const bar = (await page.getByTestId("key-bar").boundingBox())!;
     expect(bar.y + bar.height).toBeLessThanOrEqual(380);
     // Nothing covers it (the study page's fixed "Park a thought" dock sits below it, not over it).
@@ -664,10 +792,19 @@ test.describe("the phone", () => {
       const problems = watchPage(page);
       await pairPhone(page, `${lan.url}/pair?token=${await freshToken(lan, laptop)}`, `Phone ${size.width}`);
       // An ended session, so the history and a session page have something to show.
-      const started = await send(`${lan.url}/api/session/start`, { method: "POST", ...json({ topic: "a rather long topic name about closures and scopes", energy: 6, agent: "tutor" }, { cookie: laptop, origin: lan.url }) });
+      const started = await send(`${lan.url}/api/session/start`, {
+        method: "POST",
+        ...json(
+          { topic: "a rather long topic name about closures and scopes", energy: 6, agent: "tutor" },
+          { cookie: laptop, origin: lan.url },
+        ),
+      });
       expect(started.status, started.body).toBe(201);
       const sessionId = (JSON.parse(started.body) as { session: { id: string } }).session.id;
-      await send(`${lan.url}/api/parking`, { method: "POST", ...json({ text: "look up hoisting later" }, { cookie: laptop, origin: lan.url }) });
+      await send(`${lan.url}/api/parking`, {
+        method: "POST",
+        ...json({ text: "look up hoisting later" }, { cookie: laptop, origin: lan.url }),
+      });
       await send(`${lan.url}/api/session/end`, { method: "POST", headers: { cookie: laptop, origin: lan.url } });
 
       const pages: [string, string][] = [
@@ -692,7 +829,9 @@ test.describe("the phone", () => {
       await page.getByRole("button", { name: "Pair a device" }).tap();
       await expect(page.getByRole("button", { name: "New links" })).toBeVisible();
       const qrCount = await page.getByTestId("pair-link").count();
-      const lanCount = Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === "IPv4").length;
+      const lanCount = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((i) => i && !i.internal && i.family === "IPv4").length;
       expect(qrCount).toBe(lanCount);
       if (qrCount > 0) await expect(page.locator("img.qr").first()).toBeVisible();
       await page.getByTestId("pair-device").scrollIntoViewIfNeeded();
@@ -721,14 +860,33 @@ test.describe("--tls-cert and --tls-key", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-tls-"));
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      ],
       { stdio: "ignore" },
     );
   });
 
   test("serve HTTPS and WSS; the device cookie is Secure; pages hydrate", async ({ browser }) => {
     test.skip(!hasOpenssl, "openssl is not installed, so no certificate can be made for this test");
-    const secure = await startServer({ dataDir: makeDataDir(), args: ["--lan", "--tls-cert", path.join(dir, "cert.pem"), "--tls-key", path.join(dir, "key.pem")] });
+    const secure = await startServer({
+      dataDir: makeDataDir(),
+      args: ["--lan", "--tls-cert", path.join(dir, "cert.pem"), "--tls-key", path.join(dir, "key.pem")],
+    });
     try {
       expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(secure.pairLink).toMatch(/^https:\/\//);
@@ -737,7 +895,9 @@ test.describe("--tls-cert and --tls-key", () => {
       expect(res.status).toBe(201);
       expect(String(res.headers["set-cookie"])).toMatch(/; Secure/);
       const cookie = String(res.headers["set-cookie"]).split(";")[0]!;
-      expect(String((await send(`${secure.url}/`, { headers: { cookie } })).headers["content-security-policy"])).toContain("upgrade-insecure-requests");
+      expect(String((await send(`${secure.url}/`, { headers: { cookie } })).headers["content-security-policy"])).toContain(
+        "upgrade-insecure-requests",
+      );
       const socket: TestSocket = await connect(secure.url, { headers: { cookie, origin: secure.url }, insecure: true });
       const watched = await socket.emitWithAck("session:watch");
       expect(watched.ok).toBe(true);
@@ -746,7 +906,9 @@ test.describe("--tls-cert and --tls-key", () => {
 
       // The agent's `studyloop park` reaches the https:// server: agents get the certificate as a
       // trusted CA (NODE_EXTRA_CA_CERTS), so a self-signed one works from inside a session.
-      const env = await startAndReadEnv(secure, cookie, ["NODE_EXTRA_CA_CERTS", "STUDYLOOP_SESSION_TOKEN", "STUDYLOOP_URL"], { insecure: true });
+      const env = await startAndReadEnv(secure, cookie, ["NODE_EXTRA_CA_CERTS", "STUDYLOOP_SESSION_TOKEN", "STUDYLOOP_URL"], {
+        insecure: true,
+      });
       expect(fs.readFileSync(env.NODE_EXTRA_CA_CERTS!, "utf8")).toContain(fs.readFileSync(path.join(dir, "cert.pem"), "utf8").trim());
       expect(env.STUDYLOOP_URL).toBe(secure.url);
       const park = spawnSync(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "park", "parked over https"], {
@@ -773,6 +935,8 @@ test.describe("--tls-cert and --tls-key", () => {
   test("a missing key or an unreadable certificate is a usage error", async () => {
     test.skip(!hasOpenssl, "openssl is not installed, so no certificate can be made for this test");
     await expect(startServer({ args: ["--tls-cert", path.join(dir, "cert.pem")] })).rejects.toThrow(/--tls-cert and --tls-key go together/);
-    await expect(startServer({ args: ["--tls-cert", path.join(dir, "key.pem"), "--tls-key", path.join(dir, "key.pem")] })).rejects.toThrow(/do not make a usable certificate/);
+    await expect(startServer({ args: ["--tls-cert", path.join(dir, "key.pem"), "--tls-key", path.join(dir, "key.pem")] })).rejects.toThrow(
+      /do not make a usable certificate/,
+    );
   });
 });

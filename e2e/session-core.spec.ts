@@ -101,8 +101,13 @@ async function restartOnSamePort(dataDir: string, url: string, env: Record<strin
 
 test.describe.configure({ timeout: 180_000 });
 
-test("kill -9: open desktop and phone pages say the server is away; back, they show the verdict; Continue resumes the tutor in the same folder", async ({ browser, request }) => {
-  const dataDir = makeDataDir({ tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR], resumeArgs: [TEST_TUTOR, "--resumed"] } });
+test("kill -9: open desktop and phone pages say the server is away; back, they show the verdict; Continue resumes the tutor in the same folder", async ({
+  browser,
+  request,
+}) => {
+  const dataDir = makeDataDir({
+    tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR], resumeArgs: [TEST_TUTOR, "--resumed"] },
+  });
   const a = await startServer({ dataDir });
   const started = await request.post(`${a.url}/api/session/start`, { data: start });
   expect(started.status()).toBe(201);
@@ -118,7 +123,10 @@ test("kill -9: open desktop and phone pages say the server is away; back, they s
     // Continue from the desktop page: a new session in the same folder, with the resume arguments.
     const desktop = v.pages[0]!.study;
     await desktop.getByTestId("continue-session").click();
-    const continued = () => withDb(dataDir, (db) => db.prepare("SELECT continued_from_id, status FROM study_sessions WHERE continued_from_id IS NOT NULL").get()) ?? null;
+    const continued = () =>
+      withDb(dataDir, (db) =>
+        db.prepare("SELECT continued_from_id, status FROM study_sessions WHERE continued_from_id IS NOT NULL").get(),
+      ) ?? null;
     await expect.poll(continued, { timeout: 20_000 }).toEqual({ continued_from_id: id, status: "live" });
     await expect(desktop.getByTestId("terminal")).toBeVisible();
     await expect(desktop.getByTestId("console-status")).toHaveText("live", { timeout: 20_000 });
@@ -143,7 +151,10 @@ test("kill -9: open desktop and phone pages say the server is away; back, they s
   }
 });
 
-test("SIGTERM: the server exits promptly; open pages say so with no uncaught error, then show the verdict", async ({ browser, request }) => {
+test("SIGTERM: the server exits promptly; open pages say so with no uncaught error, then show the verdict", async ({
+  browser,
+  request,
+}) => {
   const dataDir = makeDataDir();
   const a = await startServer({ dataDir });
   const id = (await (await request.post(`${a.url}/api/session/start`, { data: start })).json()).session.id as string;
@@ -162,11 +173,17 @@ test("SIGTERM: the server exits promptly; open pages say so with no uncaught err
   }
 });
 
-test("an agent that exits at once: the study page shows its last lines, the exit code, a next step and Try again", async ({ page, request }) => {
+test("an agent that exits at once: the study page shows its last lines, the exit code, a next step and Try again", async ({
+  page,
+  request,
+}) => {
   const problems: string[] = [];
   watch(page, problems, "study");
-  const script = "console.log('Welcome to the tutor'); console.log('Unable to connect to Anthropic services'); setTimeout(() => process.exit(1), 200)";
-  const server = await startServer({ dataDir: makeDataDir({ offline: { label: "Offline tutor", command: process.execPath, args: ["-e", script] } }) });
+  const script =
+    "console.log('Welcome to the tutor'); console.log('Unable to connect to Anthropic services'); setTimeout(() => process.exit(1), 200)";
+  const server = await startServer({
+    dataDir: makeDataDir({ offline: { label: "Offline tutor", command: process.execPath, args: ["-e", script] } }),
+  });
   try {
     const res = await request.post(`${server.url}/api/session/start`, { data: { ...start, agent: "offline" } });
     expect(res.status()).toBe(201);
@@ -182,7 +199,9 @@ test("an agent that exits at once: the study page shows its last lines, the exit
     await page.setViewportSize({ width: 1280, height: 800 });
     const before = withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n);
     await page.getByTestId("try-again").click();
-    await expect.poll(() => withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n)).toBe(before + 1);
+    await expect
+      .poll(() => withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n))
+      .toBe(before + 1);
     await expect(page.getByTestId("last-lines")).toContainText("Unable to connect to Anthropic services", { timeout: 15_000 });
     expect(problems).toEqual([]);
   } finally {
@@ -214,7 +233,9 @@ test("a paused session is kept with no page open past the grace window, and the 
   }
 });
 
-test("End while another program holds the database's write lock: a clear 503, nothing stopped; then End works, a start gets 201, and SIGTERM exits under a held lock", async ({ request }) => {
+test("End while another program holds the database's write lock: a clear 503, nothing stopped; then End works, a start gets 201, and SIGTERM exits under a held lock", async ({
+  request,
+}) => {
   const dataDir = makeDataDir();
   const server = await startServer({ dataDir });
   let restarted: StartedServer | undefined;

@@ -35,7 +35,11 @@ function writtenState(dataDir: string): string {
     JSON.stringify([
       db.prepare("SELECT * FROM parked_items ORDER BY id").all(),
       db.prepare("SELECT * FROM topic_marks ORDER BY id").all(),
-      db.prepare("SELECT id, status, ended_at, end_reason, win_count, struggle_count, paused_at, paused_ms, nudges_shown, summary FROM study_sessions ORDER BY id").all(),
+      db
+        .prepare(
+          "SELECT id, status, ended_at, end_reason, win_count, struggle_count, paused_at, paused_ms, nudges_shown, summary FROM study_sessions ORDER BY id",
+        )
+        .all(),
     ]),
   );
 }
@@ -104,10 +108,13 @@ test.describe("the study loop", () => {
       await page.keyboard.press("Enter");
       await expect(page.getByTestId("park-done")).toContainText("Parked");
       await expect(page.getByTestId("parked-feed")).toContainText(mine);
-      const sessionId = withDb(server.dataDir, (db) => (db.prepare("SELECT id FROM study_sessions WHERE topic = ?").get(topic) as { id: string }).id);
-      expect(withDb(server.dataDir, (db) => db.prepare("SELECT text, source, status FROM parked_items WHERE session_id = ?").all(sessionId))).toEqual([
-        { text: mine, source: "learner", status: "pending" },
-      ]);
+      const sessionId = withDb(
+        server.dataDir,
+        (db) => (db.prepare("SELECT id FROM study_sessions WHERE topic = ?").get(topic) as { id: string }).id,
+      );
+      expect(
+        withDb(server.dataDir, (db) => db.prepare("SELECT text, source, status FROM parked_items WHERE session_id = ?").all(sessionId)),
+      ).toEqual([{ text: mine, source: "learner", status: "pending" }]);
 
       // The agent parks and marks a win with the CLI, as the tutor instructions tell it to.
       // (A phone's narrow terminal wraps long lines: look for short pieces.)
@@ -119,9 +126,9 @@ test.describe("the study loop", () => {
       await expect(page.getByTestId("parked-feed").getByText(/from the tutor/)).toHaveCount(1);
       await expect(page.getByTestId("mark-feed")).toContainText("Win closures");
       await expect(page.getByTestId("mark-feed")).toContainText("from the tutor");
-      expect(withDb(server.dataDir, (db) => db.prepare("SELECT topic, status, source FROM topic_marks WHERE session_id = ?").all(sessionId))).toEqual([
-        { topic: "closures", status: "win", source: "agent" },
-      ]);
+      expect(
+        withDb(server.dataDir, (db) => db.prepare("SELECT topic, status, source FROM topic_marks WHERE session_id = ?").all(sessionId)),
+      ).toEqual([{ topic: "closures", status: "win", source: "agent" }]);
       await expect(watcher.getByTestId("live-counts")).toContainText("1 win · 0 struggles · 2 parked");
 
       // A mark from the page.
@@ -151,7 +158,9 @@ test.describe("the study loop", () => {
       await expect(page.getByTestId("mark-feed")).toContainText("Struggling closures");
       await page.getByRole("button", { name: "Resume" }).click();
       await expect(page.getByTestId("timer")).toHaveAttribute("data-paused", "false");
-      const row = withDb(server.dataDir, (db) => db.prepare("SELECT paused_at, paused_ms FROM study_sessions WHERE id = ?").get(sessionId)) as { paused_at: unknown; paused_ms: number };
+      const row = withDb(server.dataDir, (db) =>
+        db.prepare("SELECT paused_at, paused_ms FROM study_sessions WHERE id = ?").get(sessionId),
+      ) as { paused_at: unknown; paused_ms: number };
       expect(row.paused_at).toBeNull();
       expect(row.paused_ms).toBeGreaterThan(0);
 
@@ -188,9 +197,13 @@ test.describe("the study loop", () => {
       await expect(watcher.getByTestId("history")).toContainText(topic);
 
       // The same through the API: search, and the detail with summary, marks and parked items.
-      const found = (await (await page.request.get(`${server.url}/api/sessions?q=${encodeURIComponent(theirs)}`)).json()) as { sessions: { id: string }[] };
+      const found = (await (await page.request.get(`${server.url}/api/sessions?q=${encodeURIComponent(theirs)}`)).json()) as {
+        sessions: { id: string }[];
+      };
       expect(found.sessions.map((s) => s.id)).toEqual([sessionId]);
-      const onTopic = (await (await page.request.get(`${server.url}/api/sessions?topic=${encodeURIComponent(topic)}`)).json()) as { sessions: { id: string }[] };
+      const onTopic = (await (await page.request.get(`${server.url}/api/sessions?topic=${encodeURIComponent(topic)}`)).json()) as {
+        sessions: { id: string }[];
+      };
       expect(onTopic.sessions.map((s) => s.id)).toEqual([sessionId]);
       const detail = await (await page.request.get(`${server.url}/api/sessions/${sessionId}`)).json();
       expect(detail.session.summary.wins).toEqual(["closures"]);
@@ -219,9 +232,16 @@ test.describe("the study loop", () => {
 
   test("the next session starts with what the last one left, and carried thoughts join it", async ({ page, request }) => {
     // A session with a struggle and two parked thoughts, through the API.
-    expect((await request.post(`${server.url}/api/session/start`, { data: { topic: "recursion", energy: 8, agent: "tutor", focusPlan: "pomodoro" } })).status()).toBe(201);
+    expect(
+      (
+        await request.post(`${server.url}/api/session/start`, {
+          data: { topic: "recursion", energy: 8, agent: "tutor", focusPlan: "pomodoro" },
+        })
+      ).status(),
+    ).toBe(201);
     await request.post(`${server.url}/api/session/topics`, { data: { topic: "recursion", status: "struggling" } });
-    const keep = (await (await request.post(`${server.url}/api/parking`, { data: { text: "what is a trampoline?" } })).json()).item.id as string;
+    const keep = (await (await request.post(`${server.url}/api/parking`, { data: { text: "what is a trampoline?" } })).json()).item
+      .id as string;
     await request.post(`${server.url}/api/parking`, { data: { text: "is Scheme worth learning?" } });
     await request.post(`${server.url}/api/session/end`);
 
@@ -255,7 +275,9 @@ test.describe("the study loop", () => {
     await expect(page.getByTestId("timer")).toContainText("Pomodoro");
     const state = await (await request.get(`${server.url}/api/session/state`)).json();
     expect(state.session.focusPlan).toBe("pomodoro");
-    const copies = withDb(server.dataDir, (db) => db.prepare("SELECT session_id, status FROM parked_items WHERE carried_from_id = ?").all(keep));
+    const copies = withDb(server.dataDir, (db) =>
+      db.prepare("SELECT session_id, status FROM parked_items WHERE carried_from_id = ?").all(keep),
+    );
     expect(copies).toEqual([{ session_id: state.session.id, status: "pending" }]);
 
     // Once carried, the original cannot be moved back (it lives on in the new session).
@@ -266,19 +288,51 @@ test.describe("the study loop", () => {
   test("park and topic refusals are clear 4xx and write nothing", async ({ request }) => {
     const before = storedState(server.dataDir);
     const refused: Array<[string, () => Promise<APIResponse>, number, RegExp]> = [
-      ["park with no live session", () => request.post(`${server.url}/api/parking`, { data: { text: "x" } }), 409, /No study session is live/],
-      ["a topic mark with no live session", () => request.post(`${server.url}/api/session/topics`, { data: { topic: "x", status: "win" } }), 409, /No study session is live/],
-      ["park with an unknown token", () => request.post(`${server.url}/api/parking`, { data: { text: "x" }, headers: { authorization: "Bearer not-a-token" } }), 401, /token is not valid/],
-      ["park with a malformed Authorization", () => request.post(`${server.url}/api/parking`, { data: { text: "x" }, headers: { authorization: "Basic abc" } }), 401, /Bearer/],
-      ["pause with no live session", () => request.post(`${server.url}/api/session/timer`, { data: { action: "pause" } }), 409, /No study session is live/],
-      ["a timer action that does not exist", () => request.post(`${server.url}/api/session/timer`, { data: { action: "stop" } }), 400, /Action must be "pause", "resume"/],
+      [
+        "park with no live session",
+        () => request.post(`${server.url}/api/parking`, { data: { text: "x" } }),
+        409,
+        /No study session is live/,
+      ],
+      [
+        "a topic mark with no live session",
+        () => request.post(`${server.url}/api/session/topics`, { data: { topic: "x", status: "win" } }),
+        409,
+        /No study session is live/,
+      ],
+      [
+        "park with an unknown token",
+        () => request.post(`${server.url}/api/parking`, { data: { text: "x" }, headers: { authorization: "Bearer not-a-token" } }),
+        401,
+        /token is not valid/,
+      ],
+      [
+        "park with a malformed Authorization",
+        () => request.post(`${server.url}/api/parking`, { data: { text: "x" }, headers: { authorization: "Basic abc" } }),
+        401,
+        /Bearer/,
+      ],
+      [
+        "pause with no live session",
+        () => request.post(`${server.url}/api/session/timer`, { data: { action: "pause" } }),
+        409,
+        /No study session is live/,
+      ],
+      [
+        "a timer action that does not exist",
+        () => request.post(`${server.url}/api/session/timer`, { data: { action: "stop" } }),
+        400,
+        /Action must be "pause", "resume"/,
+      ],
     ];
     for (const [name, call, status, message] of refused) {
       const res = await call();
       expect(res.status(), name).toBe(status);
       expect((await res.json()).error, name).toMatch(message);
     }
-    expect((await request.patch(`${server.url}/api/parking/00000000-0000-0000-0000-000000000000`, { data: { status: "resolved" } })).status()).toBe(404);
+    expect(
+      (await request.patch(`${server.url}/api/parking/00000000-0000-0000-0000-000000000000`, { data: { status: "resolved" } })).status(),
+    ).toBe(404);
     expect((await request.get(`${server.url}/api/sessions?q=${"x".repeat(201)}`)).status()).toBe(400);
     expect((await request.get(`${server.url}/api/sessions/not-an-id`)).status()).toBe(404);
     expect(storedState(server.dataDir)).toBe(before);
@@ -369,7 +423,9 @@ test.describe("break nudges", () => {
     await expect(phone.getByTestId("console-status")).toHaveText("live");
 
     const first = "You have focused for 15 minutes. Time for a short break: 5 minutes away from the screen, then come back fresh.";
-    await expect(laptop.getByTestId("break-nudge")).toHaveText(new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), { timeout: 15_000 });
+    await expect(laptop.getByTestId("break-nudge")).toHaveText(new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), {
+      timeout: 15_000,
+    });
     await expect(phone.getByTestId("break-nudge")).toContainText(first);
     await expect(laptop.getByTestId("break-nudge")).toHaveAttribute("role", "status");
     await noSidewaysScroll(phone);
@@ -389,8 +445,17 @@ test.describe("break nudges", () => {
     await expect(phone.getByTestId("timer")).toHaveAttribute("data-paused", "true");
     await expect(phone.getByTestId("break-nudge")).toHaveCount(0);
 
-    const sessionId = withDb(server.dataDir, (db) => (db.prepare("SELECT id FROM study_sessions WHERE topic = 'nudges'").get() as { id: string }).id);
-    const nudges = JSON.parse(withDb(server.dataDir, (db) => (db.prepare("SELECT nudges_shown FROM study_sessions WHERE id = ?").get(sessionId) as { nudges_shown: string }).nudges_shown));
+    const sessionId = withDb(
+      server.dataDir,
+      (db) => (db.prepare("SELECT id FROM study_sessions WHERE topic = 'nudges'").get() as { id: string }).id,
+    );
+    const nudges = JSON.parse(
+      withDb(
+        server.dataDir,
+        (db) =>
+          (db.prepare("SELECT nudges_shown FROM study_sessions WHERE id = ?").get(sessionId) as { nudges_shown: string }).nudges_shown,
+      ),
+    );
     expect(nudges.map((n: { n: number; focusMinute: number; answer: string }) => [n.n, n.focusMinute, n.answer])).toEqual([
       [1, 15, "continue"],
       [2, 30, "break"],
@@ -399,7 +464,9 @@ test.describe("break nudges", () => {
     await laptop.request.post(`${server.url}/api/session/end`);
     await open(laptop, `${server.url}/sessions/${sessionId}`);
     await expect(laptop.getByTestId("timeline")).toContainText("Break nudge after 15 min of focus (a short 5 min break): kept going.");
-    await expect(laptop.getByTestId("timeline")).toContainText("Break nudge after 30 min of focus (a longer 10 min break): took the break.");
+    await expect(laptop.getByTestId("timeline")).toContainText(
+      "Break nudge after 30 min of focus (a longer 10 min break): took the break.",
+    );
     await laptop.context().close();
     await phone.context().close();
   });

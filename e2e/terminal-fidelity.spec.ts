@@ -6,7 +6,14 @@ import { test, expect, type Browser, type Page } from "@playwright/test";
 import headless from "@xterm/headless";
 import { startServer, type StartedServer } from "./support/server";
 import { connect, type TestSocket } from "./support/socket";
-import { expectTerminalToContain, pageCells, readScreenCells, startSessionFromPage, terminalText, typeInTerminal } from "./support/terminal";
+import {
+  expectTerminalToContain,
+  pageCells,
+  readScreenCells,
+  startSessionFromPage,
+  terminalText,
+  typeInTerminal,
+} from "./support/terminal";
 import type { TerminalFrameView } from "../server/realtime/events";
 
 const { Terminal } = headless;
@@ -60,7 +67,8 @@ function watchErrors(page: Page, errors: string[]): void {
   page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
   page.on("console", (message) => {
     // The browser asks for /favicon.ico on its own; there is none.
-    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) errors.push(`${message.location().url}: ${message.text()}`);
+    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico"))
+      errors.push(`${message.location().url}: ${message.text()}`);
   });
 }
 
@@ -76,13 +84,19 @@ async function openPhone(browser: Browser, errors: string[]): Promise<Page> {
 /** Waits until the page's terminal equals the reference cell for cell (both settle after output). */
 async function expectSameScreen(page: Page, reference: ReferenceViewer, label: string): Promise<void> {
   await expect
-    .poll(async () => JSON.stringify(await pageCells(page)) === JSON.stringify(await reference.cells()), { timeout: 15_000, message: label })
+    .poll(async () => JSON.stringify(await pageCells(page)) === JSON.stringify(await reference.cells()), {
+      timeout: 15_000,
+      message: label,
+    })
     .toBe(true);
 }
 
 const answersIn = (text: string) => (text.match(/\^\[\[\?1;2c/g) ?? []).length;
 
-test("desktop and phone show the same cells as the live terminal through reloads, late attach and typing in turn", async ({ page, browser }) => {
+test("desktop and phone show the same cells as the live terminal through reloads, late attach and typing in turn", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   watchErrors(page, errors);
@@ -150,10 +164,13 @@ test("desktop and phone show the same cells as the live terminal through reloads
   await page.goto(`${server.url}/`);
   socket.emit("terminal:input", { sessionId, data: "query\r" });
   await expect
-    .poll(async () => {
-      await reference.cells();
-      return answersIn(bufferText(reference.term));
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        await reference.cells();
+        return answersIn(bufferText(reference.term));
+      },
+      { timeout: 15_000 },
+    )
     .toBe(3);
 
   socket.disconnect();

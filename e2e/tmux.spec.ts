@@ -12,13 +12,20 @@ const SOCKET = `studyloop-e2e-${process.pid}`;
 const env = { ...process.env, STUDYLOOP_TMUX_SOCKET: SOCKET, STUDYLOOP_HEARTBEAT_SECONDS: "1" };
 
 function studyloop(args: string[], extraEnv: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), ...args], { encoding: "utf8", env: { ...env, ...extraEnv }, timeout: 60_000 });
+  return spawnSync(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), ...args], {
+    encoding: "utf8",
+    env: { ...env, ...extraEnv },
+    timeout: 60_000,
+  });
 }
 function tmux(...args: string[]) {
   return spawnSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
 }
 function openRow(dataDir: string) {
-  return withDb(dataDir, (db) => db.prepare("SELECT * FROM study_sessions ORDER BY started_at DESC LIMIT 1").get() as Record<string, unknown>);
+  return withDb(
+    dataDir,
+    (db) => db.prepare("SELECT * FROM study_sessions ORDER BY started_at DESC LIMIT 1").get() as Record<string, unknown>,
+  );
 }
 
 let server: StartedServer;
@@ -97,7 +104,9 @@ test("killing the whole tmux server while the page shows the session switches it
   await open(page, `${server.url}/study`);
   await expect(page.getByTestId("tmux-session")).toBeVisible();
   tmux("kill-server");
-  await expect(page.getByTestId("ended-explanation")).toContainText("The tmux session that ran this study session closed", { timeout: 15_000 });
+  await expect(page.getByTestId("ended-explanation")).toContainText("The tmux session that ran this study session closed", {
+    timeout: 15_000,
+  });
 });
 
 test("the agent in tmux parks a thought and marks a win with no server involved; the web shows them", async ({ request }) => {
@@ -105,9 +114,9 @@ test("the agent in tmux parks a thought and marks a win with no server involved;
   const row = openRow(dataDir);
   await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("tutor>");
   tmux("send-keys", "-t", `=${row.mux_session}:`, "park why does tmux keep running?", "Enter");
-  await expect.poll(() => withDb(dataDir, (db) => db.prepare("SELECT text, source FROM parked_items WHERE session_id = ?").all(row.id))).toEqual([
-    { text: "why does tmux keep running?", source: "agent" },
-  ]);
+  await expect
+    .poll(() => withDb(dataDir, (db) => db.prepare("SELECT text, source FROM parked_items WHERE session_id = ?").all(row.id)))
+    .toEqual([{ text: "why does tmux keep running?", source: "agent" }]);
   tmux("send-keys", "-t", `=${row.mux_session}:`, "win detaching", "Enter");
   await expect.poll(() => sessionRow(dataDir, String(row.id)).win_count).toBe(1);
   const parking = await (await request.get(`${server.url}/api/parking`)).json();

@@ -77,8 +77,8 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
           <strong>{s.topic}</strong>
         </div>
         <p>
-          StudyLoop is not reachable since {reach.since === null ? "a moment ago" : clockOf(reach.since)}: this session may have ended. This card shows
-          what happened as soon as the server is back.
+          StudyLoop is not reachable since {reach.since === null ? "a moment ago" : clockOf(reach.since)}: this session may have ended. This
+          card shows what happened as soon as the server is back.
         </p>
         <LiveLoop session={s} stoppedAt={reach.since} />
       </section>
@@ -93,7 +93,11 @@ export function LiveCard({ initial }: { initial: SessionStateView }) {
           </p>
         ) : null}
         <p>No session is running.</p>
-        {state.lastEnded ? <p className="muted">Last session: “{state.lastEnded.topic}”. {state.lastEnded.explanation}</p> : null}
+        {state.lastEnded ? (
+          <p className="muted">
+            Last session: “{state.lastEnded.topic}”. {state.lastEnded.explanation}
+          </p>
+        ) : null}
         <Link className="button primary" href="/study">
           Start a study session
         </Link>
@@ -138,7 +142,11 @@ function LiveLoop({ session, stoppedAt = null }: { session: SessionView; stopped
   return (
     <p className="live-loop" data-testid="live-loop">
       <span data-testid="live-focus">
-        {reading === null ? "Focus –:––" : reading.paused ? `Paused at ${formatClock(reading.focusMs)} of focus` : `Focus ${formatClock(reading.focusMs)}`}
+        {reading === null
+          ? "Focus –:––"
+          : reading.paused
+            ? `Paused at ${formatClock(reading.focusMs)} of focus`
+            : `Focus ${formatClock(reading.focusMs)}`}
       </span>
       {reading?.next && !reading.paused ? <span className="muted"> · break in {formatClock(reading.next.inMs)}</span> : null}
       <span className="muted" data-testid="live-counts">

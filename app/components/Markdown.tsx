@@ -14,7 +14,10 @@ import { healStreaming, remarkArithmeticStars, safeImageUrl, safeLinkUrl, splitB
 
 const remarkPlugins = [remarkGfm, remarkMath, remarkArithmeticStars];
 // A formula KaTeX cannot read is shown in red as written, never thrown; \href and friends stay off.
-const rehypePlugins = [[rehypeKatex, { throwOnError: false, strict: "ignore", trust: false }], [rehypeHighlight, { detect: false }]] as const;
+const rehypePlugins = [
+  [rehypeKatex, { throwOnError: false, strict: "ignore", trust: false }],
+  [rehypeHighlight, { detect: false }],
+] as const;
 
 function components(sessionId: string | undefined): Components {
   return {
@@ -45,7 +48,15 @@ function components(sessionId: string | undefined): Components {
  * streams, and a streaming one renders only its last block again. Under load React may skip
  * intermediate chunks (a deferred value) rather than fall behind.
  */
-export const Markdown = memo(function Markdown({ text, sessionId, streaming = false }: { text: string; sessionId?: string; streaming?: boolean }) {
+export const Markdown = memo(function Markdown({
+  text,
+  sessionId,
+  streaming = false,
+}: {
+  text: string;
+  sessionId?: string;
+  streaming?: boolean;
+}) {
   const source = useDeferredValue(streaming ? healStreaming(text) : text);
   const blocks = useMemo(() => splitBlocks(source), [source]);
   return (

@@ -55,8 +55,8 @@ export function PairDevice() {
         </div>
       ) : !pairing.required ? (
         <p className="muted" data-testid="pairing-not-needed">
-          StudyLoop is serving this computer only, so there is nothing to pair. To use it from your phone on the same
-          network, restart it with <code>npm run web -- --lan</code> (or <code>studyloop web --lan</code>); pairing links and their QR codes then appear here.
+          StudyLoop is serving this computer only, so there is nothing to pair. To use it from your phone on the same network, restart it
+          with <code>npm run web -- --lan</code> (or <code>studyloop web --lan</code>); pairing links and their QR codes then appear here.
         </p>
       ) : (
         <div className="stack">

@@ -37,9 +37,16 @@ export function Heatmap({ stats }: { stats: DashboardStats }) {
     <section className="panel chart" aria-labelledby="heatmap-heading">
       <h2 id="heatmap-heading">Focus, last 12 weeks</h2>
       <p className="muted">
-        {activeDays === 0 ? "No study yet in these 12 weeks: your first session fills in today’s square." : `${minutesText(totalMs)} of focus over ${activeDays} ${activeDays === 1 ? "day" : "days"}.`}
+        {activeDays === 0
+          ? "No study yet in these 12 weeks: your first session fills in today’s square."
+          : `${minutesText(totalMs)} of focus over ${activeDays} ${activeDays === 1 ? "day" : "days"}.`}
       </p>
-      <div className="heatmap" data-testid="heatmap" role="img" aria-label={`Calendar of focus minutes per day over the last 12 weeks: ${minutesText(totalMs)} over ${activeDays} days.`}>
+      <div
+        className="heatmap"
+        data-testid="heatmap"
+        role="img"
+        aria-label={`Calendar of focus minutes per day over the last 12 weeks: ${minutesText(totalMs)} over ${activeDays} days.`}
+      >
         <span />
         {months.map((m, i) => (
           <span key={`m${i}`} className="heatmap-month" aria-hidden="true">
@@ -51,7 +58,11 @@ export function Heatmap({ stats }: { stats: DashboardStats }) {
         ))}
       </div>
       <div className="heatmap-legend muted" aria-hidden="true">
-        Less {[0, 1, 2, 3, 4].map((l) => <span key={l} className={`heat l${l}`} />)} More
+        Less{" "}
+        {[0, 1, 2, 3, 4].map((l) => (
+          <span key={l} className={`heat l${l}`} />
+        ))}{" "}
+        More
       </div>
     </section>
   );
@@ -110,7 +121,11 @@ export function TopicBars({ stats }: { stats: DashboardStats }) {
           <ul className="bars">
             {stats.topics.map((t) => (
               <li key={t.topic}>
-                <a className="bar-label" href={`/topics/${encodeURIComponent(t.topic)}`} title={`${t.topic}: cards, retention, wins and struggles over time`}>
+                <a
+                  className="bar-label"
+                  href={`/topics/${encodeURIComponent(t.topic)}`}
+                  title={`${t.topic}: cards, retention, wins and struggles over time`}
+                >
                   {t.topic}
                 </a>
                 <span className="bar" aria-hidden="true">

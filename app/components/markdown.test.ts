@@ -11,7 +11,10 @@ const textOf = (markup: string) => markup.replace(/<[^>]+>/g, "");
 
 describe("safeLinkUrl", () => {
   it.each([
-    ["https://developer.mozilla.org/en-US/docs/Web/JavaScript/Closures", "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Closures"],
+    [
+      "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Closures",
+      "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Closures",
+    ],
     ["http://example.org", "http://example.org/"],
     ["mailto:tutor@example.org", "mailto:tutor@example.org"],
     ["#fn-1", "#fn-1"],
@@ -90,14 +93,20 @@ describe("Markdown with tutor answers", () => {
     const out = html("```python\n" + code + "\n```");
     expect(out).toContain('class="hljs language-python"');
     expect(out).toContain('<span class="hljs-keyword">def</span>');
-    expect(textOf(out).replace(/&gt;/g, ">").replace(/&lt;/g, "<").replace(/&quot;/g, '"').replace(/&#x27;/g, "'")).toContain(code);
+    expect(
+      textOf(out)
+        .replace(/&gt;/g, ">")
+        .replace(/&lt;/g, "<")
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'"),
+    ).toContain(code);
   });
 
   it("typesets inline and display math with KaTeX", () => {
     const out = html("The roots are $x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}$.\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$");
     expect(out).toContain('class="katex"');
     expect(out).toContain('class="katex-display"');
-    expect(out).toContain("<annotation encoding=\"application/x-tex\">\\int_0^1 x^2\\,dx = \\frac{1}{3}</annotation>");
+    expect(out).toContain('<annotation encoding="application/x-tex">\\int_0^1 x^2\\,dx = \\frac{1}{3}</annotation>');
   });
 
   it("shows a formula KaTeX cannot read as written instead of failing", () => {
@@ -105,7 +114,9 @@ describe("Markdown with tutor answers", () => {
   });
 
   it("never turns an answer into markup: HTML stays out, script links are not links", () => {
-    const out = html('<img src=x onerror="alert(1)"> and <script>alert(2)</script>\n\n[click](javascript:alert(1)) [docs](https://example.org)');
+    const out = html(
+      '<img src=x onerror="alert(1)"> and <script>alert(2)</script>\n\n[click](javascript:alert(1)) [docs](https://example.org)',
+    );
     expect(out).not.toContain("<img");
     expect(out).not.toContain("<script");
     expect(out).not.toContain("javascript:");
@@ -138,7 +149,13 @@ describe("a half-streamed answer", () => {
 describe("splitBlocks", () => {
   it("cuts an answer into whole blocks: a list with blank lines, a table and a math block each stay one", () => {
     const text = "# T\n\n1. a\n\n2. b\n   - c\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n$$\nx^2\n\n$$\n\n```\ncode\n\nmore\n```";
-    expect(splitBlocks(text)).toEqual(["# T", "1. a\n\n2. b\n   - c", "| x | y |\n|---|---|\n| 1 | 2 |", "$$\nx^2\n\n$$", "```\ncode\n\nmore\n```"]);
+    expect(splitBlocks(text)).toEqual([
+      "# T",
+      "1. a\n\n2. b\n   - c",
+      "| x | y |\n|---|---|\n| 1 | 2 |",
+      "$$\nx^2\n\n$$",
+      "```\ncode\n\nmore\n```",
+    ]);
   });
   it("keeps an answer with link definitions or footnotes whole", () => {
     expect(splitBlocks("See [docs][1].\n\n[1]: https://example.org")).toHaveLength(1);

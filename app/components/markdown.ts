@@ -133,7 +133,8 @@ function mergeText(nodes: MdNode[]): MdNode[] {
   const out: MdNode[] = [];
   for (const node of nodes) {
     const last = out[out.length - 1];
-    if (node.type === "text" && last?.type === "text") out[out.length - 1] = { type: "text", value: (last.value ?? "") + (node.value ?? "") };
+    if (node.type === "text" && last?.type === "text")
+      out[out.length - 1] = { type: "text", value: (last.value ?? "") + (node.value ?? "") };
     else out.push(node);
   }
   return out;

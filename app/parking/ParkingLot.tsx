@@ -54,7 +54,11 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
     setBusy(item.id);
     setError(null);
     try {
-      const res = await fetch(`/api/parking/${item.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status }) });
+      const res = await fetch(`/api/parking/${item.id}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ status }),
+      });
       if (!res.ok) setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? "Could not change the item. Try again.");
       await reload();
     } catch {
@@ -82,12 +86,8 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
                   <li key={item.id} className="panel" data-status={item.status}>
                     <p className="parked-text">{item.text}</p>
                     <p className="meta">
-                      {item.sessionTopic ? (
-                        <a href={`/sessions/${item.sessionId}`}>{item.sessionTopic}</a>
-                      ) : (
-                        "no session"
-                      )}{" "}
-                      · {when(item.createdAt)}
+                      {item.sessionTopic ? <a href={`/sessions/${item.sessionId}`}>{item.sessionTopic}</a> : "no session"} ·{" "}
+                      {when(item.createdAt)}
                       {item.source === "agent" ? " · from the tutor" : ""}
                       {item.carriedFromId ? " · carried over" : ""}
                       {item.status === "resolved" || item.status === "dismissed" ? ` · ${item.status}` : ""}

@@ -10,8 +10,8 @@ export default async function ParkingPage() {
     <div className="stack">
       <h1>Parking lot</h1>
       <p className="muted">
-        Thoughts parked during your sessions, by you or by your tutor. Resolve what you have sorted out, dismiss what no
-        longer matters, and carry the rest into your next session.
+        Thoughts parked during your sessions, by you or by your tutor. Resolve what you have sorted out, dismiss what no longer matters, and
+        carry the rest into your next session.
       </p>
       <ParkingLot initial={items} />
     </div>

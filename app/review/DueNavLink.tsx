@@ -4,7 +4,12 @@ import "./review.css";
 
 export function DueNavLink({ due }: { due: number }) {
   return (
-    <Link href="/review" prefetch={false} data-testid="nav-review" aria-label={due ? `Review: ${due} card${due === 1 ? "" : "s"} due` : "Review"}>
+    <Link
+      href="/review"
+      prefetch={false}
+      data-testid="nav-review"
+      aria-label={due ? `Review: ${due} card${due === 1 ? "" : "s"} due` : "Review"}
+    >
       Review{due ? <span className="nav-due">{due}</span> : null}
     </Link>
   );

@@ -45,7 +45,10 @@ export function MakeCard({ origin, front = "", back = "", topic = "", label = "M
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const answer = await callCards("/api/cards", { method: "POST", body: { front: values.front, back: values.back, topic: values.topic, origin } });
+    const answer = await callCards("/api/cards", {
+      method: "POST",
+      body: { front: values.front, back: values.back, topic: values.topic, origin },
+    });
     setBusy(false);
     if (!answer.ok) return setError(answer.error);
     setOpen(false);
@@ -53,7 +56,8 @@ export function MakeCard({ origin, front = "", back = "", topic = "", label = "M
     onMade?.();
   };
 
-  const field = (name: "front" | "back") => (e: React.ChangeEvent<HTMLTextAreaElement>) => setValues((v) => ({ ...v, [name]: e.target.value }));
+  const field = (name: "front" | "back") => (e: React.ChangeEvent<HTMLTextAreaElement>) =>
+    setValues((v) => ({ ...v, [name]: e.target.value }));
   return (
     <>
       <button type="button" className={className ?? "link-button"} onClick={show} data-testid="make-card">
@@ -73,7 +77,13 @@ export function MakeCard({ origin, front = "", back = "", topic = "", label = "M
             </div>
             <div>
               <label htmlFor="card-topic">Topic</label>
-              <input id="card-topic" type="text" maxLength={200} value={values.topic} onChange={(e) => setValues((v) => ({ ...v, topic: e.target.value }))} />
+              <input
+                id="card-topic"
+                type="text"
+                maxLength={200}
+                value={values.topic}
+                onChange={(e) => setValues((v) => ({ ...v, topic: e.target.value }))}
+              />
             </div>
             <ErrorAlert error={error} />
             <div className="row">

@@ -18,7 +18,12 @@ export function PassageCard({ sessionId, topic, text }: { sessionId: string; top
   return (
     <div className="selection-card panel row" data-testid="passage-card">
       <span className="muted">{kept.trim().length} characters selected</span>
-      <MakeCard origin={{ kind: "transcript", sessionId }} {...cardFromPassage(kept, topic)} label="Make a card from the selection" className="primary" />
+      <MakeCard
+        origin={{ kind: "transcript", sessionId }}
+        {...cardFromPassage(kept, topic)}
+        label="Make a card from the selection"
+        className="primary"
+      />
       <button type="button" onClick={() => setKept("")}>
         Dismiss
       </button>

@@ -82,7 +82,8 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const target = event.target as HTMLElement | null;
-      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest(".xterm, dialog"))) return;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest(".xterm, dialog")))
+        return;
       // Space on another page's button or link is that control's, not a reveal.
       if (target?.closest("button, a, summary") && !deck.current?.contains(target)) return;
       if (!card) return;
@@ -128,7 +129,13 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
     );
   }
   return (
-    <section ref={deck} className={`review ${compact ? "compact" : ""}`} aria-label="Review" data-testid="review-card" data-card-id={card.id}>
+    <section
+      ref={deck}
+      className={`review ${compact ? "compact" : ""}`}
+      aria-label="Review"
+      data-testid="review-card"
+      data-card-id={card.id}
+    >
       <p className="review-progress muted">
         Card {index + 1} of {cards.length}
         {topic ? "" : ` · ${card.topic}`}

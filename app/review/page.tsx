@@ -20,7 +20,9 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   return (
     <div className="stack">
       <h1>Review{topic ? `: ${topic}` : ""}</h1>
-      {!parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That address is not valid"}: reviewing every due card instead.</p> : null}
+      {!parsed.success ? (
+        <p className="error">{parsed.error.issues[0]?.message ?? "That address is not valid"}: reviewing every due card instead.</p>
+      ) : null}
       <ReviewDeck topic={topic} limit={limit ?? 50} then={then} />
     </div>
   );

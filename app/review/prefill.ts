@@ -1,6 +1,10 @@
 // What a new card's form starts with, from what it is made of. Pure; the learner edits it.
 
-export function cardFromMark(mark: { topic: string; note: string | null; status?: string }): { front: string; back: string; topic: string } {
+export function cardFromMark(mark: { topic: string; note: string | null; status?: string }): {
+  front: string;
+  back: string;
+  topic: string;
+} {
   const note = mark.note?.trim() ?? "";
   if (mark.status === "insight") return { front: `What was the insight about ${mark.topic}?`, back: note, topic: mark.topic };
   // A note that asks something is the question; otherwise the note is the start of the answer.

@@ -31,7 +31,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       {parsed && !parsed.success ? <p className="error">{parsed.error.issues[0]?.message ?? "That search is not valid"}.</p> : null}
       {parsed?.success && hits.length === 0 ? (
         <p className="muted" data-testid="search-empty">
-          Nothing in your sessions matches “{parsed.data.q}”. Search matches the words exactly as typed (parts of words too): try fewer or shorter words.
+          Nothing in your sessions matches “{parsed.data.q}”. Search matches the words exactly as typed (parts of words too): try fewer or
+          shorter words.
         </p>
       ) : null}
       {hits.length > 0 ? <SearchHits hits={hits} /> : null}

@@ -65,15 +65,20 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
     bottom.current?.scrollIntoView({ block: "end" });
   }, [conversation.items.length, conversation.items.at(-1)]);
 
-
   const send = (event: React.FormEvent) => {
     event.preventDefault();
     const text = draft.trim();
     if (!text || pending.some((p) => p.state === "uploading")) return;
-    sendPrompt(id, text, pending.flatMap((p) => (p.state === "stored" && p.name ? [p.name] : [])), setError, () => {
-      setDraft("");
-      setPending([]);
-    });
+    sendPrompt(
+      id,
+      text,
+      pending.flatMap((p) => (p.state === "stored" && p.name ? [p.name] : [])),
+      setError,
+      () => {
+        setDraft("");
+        setPending([]);
+      },
+    );
   };
   const stop = () => studySocket().emit("acp:cancel", { sessionId: id }, (r) => (r.ok ? undefined : setError(r.error)));
   const stopAndRetry = () => {
@@ -147,7 +152,13 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
   );
 }
 
-function sendPrompt(sessionId: string, text: string, attachments: readonly string[], onError: (error: string) => void, done?: () => void): void {
+function sendPrompt(
+  sessionId: string,
+  text: string,
+  attachments: readonly string[],
+  onError: (error: string) => void,
+  done?: () => void,
+): void {
   studySocket().emit("acp:prompt", { sessionId, text, ...(attachments.length ? { attachments: [...attachments] } : {}) }, (result) => {
     if (result.ok) done?.();
     else onError(result.error);
@@ -155,7 +166,17 @@ function sendPrompt(sessionId: string, text: string, attachments: readonly strin
 }
 
 /** The running turn: how long it has run, and after a silence, how long since the tutor sent anything. */
-function TurnStatus({ turn, retrying, onStop, onRetry }: { turn: NonNullable<Conversation["turn"]>; retrying: boolean; onStop: () => void; onRetry: () => void }) {
+function TurnStatus({
+  turn,
+  retrying,
+  onStop,
+  onRetry,
+}: {
+  turn: NonNullable<Conversation["turn"]>;
+  retrying: boolean;
+  onStop: () => void;
+  onRetry: () => void;
+}) {
   const now = useServerNow(1_000);
   if (now === null) return null;
   const elapsed = secondsSince(turn.startedAt, now);

@@ -57,10 +57,24 @@ export function AttachButtons({
     <span className="attach-buttons">
       {accepts.image ? (
         <>
-          <button type="button" onClick={() => photo.current?.click()} disabled={disabled} aria-label="Attach a photo" title="Attach a photo">
+          <button
+            type="button"
+            onClick={() => photo.current?.click()}
+            disabled={disabled}
+            aria-label="Attach a photo"
+            title="Attach a photo"
+          >
             <CameraIcon />
           </button>
-          <input ref={photo} type="file" accept="image/jpeg,image/png,image/gif,image/webp" capture="environment" hidden data-testid="attach-photo" onChange={(e) => picked(e.currentTarget)} />
+          <input
+            ref={photo}
+            type="file"
+            accept="image/jpeg,image/png,image/gif,image/webp"
+            capture="environment"
+            hidden
+            data-testid="attach-photo"
+            onChange={(e) => picked(e.currentTarget)}
+          />
         </>
       ) : null}
       <button type="button" onClick={() => file.current?.click()} disabled={disabled} aria-label="Attach a file" title="Attach a file">
@@ -69,7 +83,12 @@ export function AttachButtons({
       <input
         ref={file}
         type="file"
-        accept={[accepts.image ? "image/jpeg,image/png,image/gif,image/webp" : "", accepts.file ? ".txt,.md,.py,.js,.ts,.csv,.json,.pdf,text/plain,application/pdf" : ""].filter(Boolean).join(",")}
+        accept={[
+          accepts.image ? "image/jpeg,image/png,image/gif,image/webp" : "",
+          accepts.file ? ".txt,.md,.py,.js,.ts,.csv,.json,.pdf,text/plain,application/pdf" : "",
+        ]
+          .filter(Boolean)
+          .join(",")}
         hidden
         data-testid="attach-file"
         onChange={(e) => picked(e.currentTarget)}
@@ -78,14 +97,24 @@ export function AttachButtons({
   );
 }
 
-export function PendingAttachments({ pending, sessionId, onRemove }: { pending: readonly Pending[]; sessionId: string; onRemove: (key: string) => void }) {
+export function PendingAttachments({
+  pending,
+  sessionId,
+  onRemove,
+}: {
+  pending: readonly Pending[];
+  sessionId: string;
+  onRemove: (key: string) => void;
+}) {
   if (pending.length === 0) return null;
   return (
     <ul className="pending-attachments" data-testid="pending-attachments">
       {pending.map((p) => (
         <li key={p.key} data-state={p.state}>
           {p.state === "stored" && p.kind === "image" && p.name ? <img src={attachmentUrl(sessionId, p.name)} alt={p.original} /> : null}
-          <span>{p.state === "uploading" ? `Uploading ${p.original}…` : p.state === "refused" ? `${p.original}: ${p.error}` : p.original}</span>
+          <span>
+            {p.state === "uploading" ? `Uploading ${p.original}…` : p.state === "refused" ? `${p.original}: ${p.error}` : p.original}
+          </span>
           <button type="button" onClick={() => onRemove(p.key)} aria-label={`Remove ${p.original}`}>
             ×
           </button>
@@ -98,7 +127,16 @@ export function PendingAttachments({ pending, sessionId, onRemove }: { pending: 
 // Drawn here rather than as emoji: not every phone or browser has an emoji font.
 function CameraIcon() {
   return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinejoin="round"
+    >
       <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
       <circle cx="12" cy="13" r="3.5" />
     </svg>
@@ -107,7 +145,16 @@ function CameraIcon() {
 
 function ClipIcon() {
   return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+    <svg
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
       <path d="M8 12.5l6.5-6.5a3 3 0 0 1 4.2 4.2l-8.3 8.3a5 5 0 0 1-7-7L11 4" />
     </svg>
   );

@@ -69,7 +69,11 @@ export function ChatEntry({
           {item.answer === null && onAnswer ? (
             <div className="row">
               {item.options.map((o) => (
-                <button key={o.optionId} className={o.kind.startsWith("allow") ? "primary" : ""} onClick={() => onAnswer(item.requestId, o.optionId)}>
+                <button
+                  key={o.optionId}
+                  className={o.kind.startsWith("allow") ? "primary" : ""}
+                  onClick={() => onAnswer(item.requestId, o.optionId)}
+                >
                   {o.name}
                 </button>
               ))}

@@ -26,7 +26,11 @@ const ROWS: readonly (readonly BarKey[])[] = [
 ];
 
 export function KeyBar({ keys }: { keys: KeyBarKeys }) {
-  const armed = useSyncExternalStore(keys.subscribe, () => keys.ctrlArmed, () => false);
+  const armed = useSyncExternalStore(
+    keys.subscribe,
+    () => keys.ctrlArmed,
+    () => false,
+  );
   return (
     <div className="key-bar" role="toolbar" aria-label="Terminal keys" data-testid="key-bar">
       {ROWS.map((row, i) => (

@@ -81,7 +81,13 @@ export function ParkThought() {
   return (
     <>
       <div className="park-dock">
-        <button className="primary park-button" onClick={show} aria-keyshortcuts="Alt+P" title={`Park a thought (${PARK_SHORTCUT})`} data-testid="park-button">
+        <button
+          className="primary park-button"
+          onClick={show}
+          aria-keyshortcuts="Alt+P"
+          title={`Park a thought (${PARK_SHORTCUT})`}
+          data-testid="park-button"
+        >
           Park a thought <kbd className="shortcut">{PARK_SHORTCUT}</kbd>
         </button>
       </div>

@@ -45,18 +45,27 @@ export function TopicSuggestions({ topics, onPick }: { topics: readonly string[]
   );
 }
 
-export function FocusPlanChoice({ kind, energy, onChange }: { kind: FocusPlanKind; energy: number; onChange: (kind: FocusPlanKind) => void }) {
+export function FocusPlanChoice({
+  kind,
+  energy,
+  onChange,
+}: {
+  kind: FocusPlanKind;
+  energy: number;
+  onChange: (kind: FocusPlanKind) => void;
+}) {
   const plan = focusPlanFor(kind, energy);
   const energyPlan = focusPlanFor("energy", energy);
   return (
     <fieldset className="choice">
       <legend>Focus plan</legend>
       <label>
-        <input type="radio" name="focusPlan" value="energy" checked={kind === "energy"} onChange={() => onChange("energy")} /> Matched to my energy (
-        {energyPlan.label.toLowerCase()})
+        <input type="radio" name="focusPlan" value="energy" checked={kind === "energy"} onChange={() => onChange("energy")} /> Matched to my
+        energy ({energyPlan.label.toLowerCase()})
       </label>
       <label>
-        <input type="radio" name="focusPlan" value="pomodoro" checked={kind === "pomodoro"} onChange={() => onChange("pomodoro")} /> Pomodoro
+        <input type="radio" name="focusPlan" value="pomodoro" checked={kind === "pomodoro"} onChange={() => onChange("pomodoro")} />{" "}
+        Pomodoro
       </label>
       <p className="plan-description" data-testid="focus-plan" aria-live="polite">
         <strong>{plan.label}:</strong> {plan.description}

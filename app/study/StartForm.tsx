@@ -91,7 +91,18 @@ export function StartForm({
       <ForThisSession suggestions={suggestions} onPick={setTopic} />
       <div>
         <label htmlFor="topic">Topic</label>
-        <input id="topic" name="topic" type="text" required maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} placeholder="e.g. JavaScript closures" list="recent-topics" autoComplete="off" />
+        <input
+          id="topic"
+          name="topic"
+          type="text"
+          required
+          maxLength={200}
+          value={topic}
+          onChange={(e) => setTopic(e.target.value)}
+          placeholder="e.g. JavaScript closures"
+          list="recent-topics"
+          autoComplete="off"
+        />
         <TopicSuggestions topics={suggestions?.recentTopics ?? []} onPick={setTopic} />
         <DueBeforeStart topic={topic} />
       </div>
@@ -112,20 +123,33 @@ export function StartForm({
             </option>
           ))}
         </select>
-        {chosen && !chosen.available ? <p className="muted"><InlineCode text={chosen.installHint ?? ""} /></p> : null}
-        {chosen?.available && transport === "pty" && terminalMissing ? <p className="muted"><InlineCode text={chosen.terminal.installHint ?? ""} /></p> : null}
+        {chosen && !chosen.available ? (
+          <p className="muted">
+            <InlineCode text={chosen.installHint ?? ""} />
+          </p>
+        ) : null}
+        {chosen?.available && transport === "pty" && terminalMissing ? (
+          <p className="muted">
+            <InlineCode text={chosen.terminal.installHint ?? ""} />
+          </p>
+        ) : null}
       </div>
       {speaksAcp ? (
         <fieldset className="choice">
           <legend>Show the tutor as</legend>
           <label>
-            <input type="radio" name="transport" value="pty" checked={transport === "pty"} onChange={() => setTransport("pty")} /> a terminal
+            <input type="radio" name="transport" value="pty" checked={transport === "pty"} onChange={() => setTransport("pty")} /> a
+            terminal
           </label>
           <label>
             <input type="radio" name="transport" value="acp" checked={transport === "acp"} onChange={() => setTransport("acp")} /> a chat
             (Agent Client Protocol: reads best on a phone){chatMissing ? " (not installed)" : ""}
           </label>
-          {transport === "acp" && chatMissing ? <p className="muted" data-testid="chat-install-hint">{chosen?.chat?.installHint}</p> : null}
+          {transport === "acp" && chatMissing ? (
+            <p className="muted" data-testid="chat-install-hint">
+              {chosen?.chat?.installHint}
+            </p>
+          ) : null}
         </fieldset>
       ) : null}
       {error && refusal ? (
@@ -150,10 +174,20 @@ export function StartForm({
         </div>
       ) : null}
       <div>
-        <button className="primary" type="submit" disabled={busy || !topic.trim()} aria-describedby={topic.trim() ? undefined : "start-why"}>
+        <button
+          className="primary"
+          type="submit"
+          disabled={busy || !topic.trim()}
+          aria-describedby={topic.trim() ? undefined : "start-why"}
+        >
           {busy ? "Starting…" : "Start session"}
         </button>
-        {topic.trim() ? null : <span className="muted" id="start-why"> Name a topic to start.</span>}
+        {topic.trim() ? null : (
+          <span className="muted" id="start-why">
+            {" "}
+            Name a topic to start.
+          </span>
+        )}
       </div>
     </form>
   );

@@ -110,7 +110,8 @@ export function StudyRoom({
     async (result: unknown) => {
       setJustEnded(null);
       const started = result as { session: SessionView; attach: SessionStateView["attach"] };
-      if (!(await refresh())) setState({ state: "focus", session: started.session, attach: started.attach, verdict: null, lastEnded: state.lastEnded });
+      if (!(await refresh()))
+        setState({ state: "focus", session: started.session, attach: started.attach, verdict: null, lastEnded: state.lastEnded });
     },
     [refresh, state.lastEnded],
   );
@@ -149,7 +150,15 @@ export function StudyRoom({
     <>
       {away}
       {ended ? <EndedSession ended={ended} onStarted={started} /> : null}
-      <StartForm agents={agents} suggestions={suggestions} onFailed={setFailedStart} onStarted={(next) => { setJustEnded(null); setState(next); }} />
+      <StartForm
+        agents={agents}
+        suggestions={suggestions}
+        onFailed={setFailedStart}
+        onStarted={(next) => {
+          setJustEnded(null);
+          setState(next);
+        }}
+      />
     </>
   );
 }
@@ -158,7 +167,8 @@ export function StudyRoom({
 function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (result: unknown) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const failedStart = ended.endReason === "startup-failed" || (ended.endReason === "agent-exited" && ended.lastLines.length > 0 && ended.exitCode !== 0);
+  const failedStart =
+    ended.endReason === "startup-failed" || (ended.endReason === "agent-exited" && ended.lastLines.length > 0 && ended.exitCode !== 0);
   const act = async (url: string, body: unknown) => {
     setBusy(true);
     setError(null);
@@ -181,9 +191,7 @@ function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (re
       <p>{ended.explanation}</p>
       {ended.lastLines.length > 0 ? (
         <>
-          <p className="muted">
-            The tutor&apos;s last lines{ended.exitCode !== null ? ` (exit code ${ended.exitCode})` : ""}:
-          </p>
+          <p className="muted">The tutor&apos;s last lines{ended.exitCode !== null ? ` (exit code ${ended.exitCode})` : ""}:</p>
           <pre className="last-lines" data-testid="last-lines">
             {ended.lastLines.join("\n")}
           </pre>
@@ -201,12 +209,19 @@ function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (re
           </button>
         ) : null}
         {ended.canContinue ? (
-          <button className={failedStart ? "" : "primary"} disabled={busy} onClick={() => void act("/api/session/continue", { sessionId: ended.id })} data-testid="continue-session">
+          <button
+            className={failedStart ? "" : "primary"}
+            disabled={busy}
+            onClick={() => void act("/api/session/continue", { sessionId: ended.id })}
+            data-testid="continue-session"
+          >
             Continue this session
           </button>
         ) : null}
       </div>
-      {ended.canContinue ? <p className="muted">Continue starts the tutor again in the same folder and asks it to take up its last conversation.</p> : null}
+      {ended.canContinue ? (
+        <p className="muted">Continue starts the tutor again in the same folder and asks it to take up its last conversation.</p>
+      ) : null}
       {ended.continuedFromId ? (
         <p className="muted">
           It continued <a href={`/sessions/${ended.continuedFromId}`}>an earlier session</a>.
@@ -231,7 +246,8 @@ function NotAttachable({ state, onChanged }: { state: SessionStateView; onChange
       ? "This session is being ended. If it stays like this, the database may be busy: press End again to finish it."
       : !KNOWN_TRANSPORTS.has(session.transport)
         ? `This session uses the "${session.transport}" transport, which this page cannot show.`
-        : (state.verdict?.notice ?? "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
+        : (state.verdict?.notice ??
+          "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
   const end = async () => {
     const result = await post("/api/session/end");
     setError(result.ok ? null : result.error);

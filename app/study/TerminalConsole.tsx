@@ -25,7 +25,6 @@ import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 
-
 export function TerminalConsole({
   session,
   preview = null,
@@ -91,7 +90,13 @@ export function TerminalConsole({
       if (!xterm || !screen) return;
       const naturalWidth = screen.offsetWidth;
       const naturalHeight = screen.offsetHeight;
-      const view = fitView({ hostWidth: element.clientWidth, naturalWidth, hostHeight: element.clientHeight, naturalHeight, phone: device() === "phone" });
+      const view = fitView({
+        hostWidth: element.clientWidth,
+        naturalWidth,
+        hostHeight: element.clientHeight,
+        naturalHeight,
+        phone: device() === "phone",
+      });
       xterm.style.transformOrigin = "0 0";
       xterm.style.transform = view.scale < 1 ? `scale(${view.scale})` : "";
       xterm.style.width = `${naturalWidth}px`;

@@ -36,8 +36,8 @@ export function TmuxSessionView({ session, onEnded }: { session: SessionView; on
         <span className="muted">with {session.agent}</span>
       </div>
       <p>
-        This session was started from a terminal and runs in tmux ({session.muxSession}). Open it here, or reattach in a
-        terminal with <code>studyloop study --resume</code>.
+        This session was started from a terminal and runs in tmux ({session.muxSession}). Open it here, or reattach in a terminal with{" "}
+        <code>studyloop study --resume</code>.
       </p>
       {error ? <p className="error">{error}</p> : null}
       <div className="row">

@@ -34,7 +34,14 @@ export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
         <label htmlFor="mark-note">
           Note <span className="muted">(optional)</span>
         </label>
-        <input id="mark-note" type="text" maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} placeholder="what happened, what to try next" />
+        <input
+          id="mark-note"
+          type="text"
+          maxLength={2000}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          placeholder="what happened, what to try next"
+        />
       </div>
       <div className="mark-buttons" role="group" aria-label="How is it going?">
         {MARK_STATUSES.map((status) => (

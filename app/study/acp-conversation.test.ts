@@ -52,8 +52,18 @@ describe("foldEvents", () => {
   it("keeps what the agent accepts, the learner's attachments and the last prompt for Retry", () => {
     seq = 0;
     const c = foldEvents(EMPTY_CONVERSATION, [
-      ev("agent_info", { name: "Tutor", prompt: { image: true, embeddedContext: false }, signInMethods: [{ id: "login", name: "Log in" }] }),
-      { ...ev("user_message", { text: "what is this?", attachments: [{ name: "1-photo.jpg", mimeType: "image/jpeg", size: 9, kind: "image" }] }), at: "2026-12-01T10:00:00.000Z" },
+      ev("agent_info", {
+        name: "Tutor",
+        prompt: { image: true, embeddedContext: false },
+        signInMethods: [{ id: "login", name: "Log in" }],
+      }),
+      {
+        ...ev("user_message", {
+          text: "what is this?",
+          attachments: [{ name: "1-photo.jpg", mimeType: "image/jpeg", size: 9, kind: "image" }],
+        }),
+        at: "2026-12-01T10:00:00.000Z",
+      },
       { ...ev("agent_message_chunk", { text: "A" }), at: "2026-12-01T10:00:04.000Z" },
     ]);
     expect(c.agent).toEqual({ name: "Tutor", image: true, embeddedContext: false, signInMethods: [{ id: "login", name: "Log in" }] });
@@ -63,11 +73,21 @@ describe("foldEvents", () => {
   });
 
   it.each([
-    [{ stopReason: "cancelled", stoppedBy: "learner" }, { type: "stopped", by: "learner", agentIgnoredStop: false }],
-    [{ stopReason: "cancelled", stoppedBy: "timeout", agentIgnoredStop: true }, { type: "stopped", by: "timeout", agentIgnoredStop: true }],
+    [
+      { stopReason: "cancelled", stoppedBy: "learner" },
+      { type: "stopped", by: "learner", agentIgnoredStop: false },
+    ],
+    [
+      { stopReason: "cancelled", stoppedBy: "timeout", agentIgnoredStop: true },
+      { type: "stopped", by: "timeout", agentIgnoredStop: true },
+    ],
   ])("marks a stopped turn (%j) and its half answer", (payload, item) => {
     seq = 0;
-    const c = foldEvents(EMPTY_CONVERSATION, [ev("user_message", { text: "q" }), ev("agent_message_chunk", { text: "Let me" }), ev("turn_end", payload)]);
+    const c = foldEvents(EMPTY_CONVERSATION, [
+      ev("user_message", { text: "q" }),
+      ev("agent_message_chunk", { text: "Let me" }),
+      ev("turn_end", payload),
+    ]);
     expect(c.items.at(-1)).toMatchObject(item);
     expect(c.items[1]).toMatchObject({ type: "agent", stopped: true });
     expect(c.busy).toBe(false);
@@ -76,9 +96,25 @@ describe("foldEvents", () => {
 
   it("shows a refused turn with the agent's words, details and sign-in methods", () => {
     seq = 0;
-    const details = { agentMessage: "Authentication required", data: "{\"reason\":\"no key\"}", needsSignIn: true, signInMethods: [{ id: "l", name: "Log in", description: "Run `x login`" }], signInHint: "Run x login." };
-    const c = foldEvents(EMPTY_CONVERSATION, [ev("user_message", { text: "q" }), ev("turn_end", { stopReason: "error", error: "long sentence", details })]);
-    expect(c.items.at(-1)).toEqual({ type: "failure", key: "e2", text: "Authentication required", data: details.data, signInMethods: details.signInMethods, signInHint: "Run x login." });
+    const details = {
+      agentMessage: "Authentication required",
+      data: '{"reason":"no key"}',
+      needsSignIn: true,
+      signInMethods: [{ id: "l", name: "Log in", description: "Run `x login`" }],
+      signInHint: "Run x login.",
+    };
+    const c = foldEvents(EMPTY_CONVERSATION, [
+      ev("user_message", { text: "q" }),
+      ev("turn_end", { stopReason: "error", error: "long sentence", details }),
+    ]);
+    expect(c.items.at(-1)).toEqual({
+      type: "failure",
+      key: "e2",
+      text: "Authentication required",
+      data: details.data,
+      signInMethods: details.signInMethods,
+      signInHint: "Run x login.",
+    });
   });
 
   it("counts seconds on the server's clock", () => {

@@ -22,7 +22,14 @@ export type ChatItem =
   | { readonly type: "learner"; readonly key: string; readonly text: string; readonly attachments: readonly AttachmentView[] }
   | { readonly type: "agent"; readonly key: string; readonly text: string; readonly stopped?: boolean }
   | { readonly type: "thought"; readonly key: string; readonly text: string }
-  | { readonly type: "tool"; readonly key: string; readonly toolCallId: string; readonly title: string; readonly kind: string; readonly status: ToolStatus }
+  | {
+      readonly type: "tool";
+      readonly key: string;
+      readonly toolCallId: string;
+      readonly title: string;
+      readonly kind: string;
+      readonly status: ToolStatus;
+    }
   | {
       readonly type: "permission";
       readonly key: string;
@@ -120,7 +127,14 @@ export function foldEvents(start: Conversation, events: readonly AcpEventRecord[
         break;
       }
       case "tool_call":
-        items.push({ type: "tool", key, toolCallId: str(p.toolCallId), title: str(p.title), kind: str(p.kind), status: toolStatus(p.status) });
+        items.push({
+          type: "tool",
+          key,
+          toolCallId: str(p.toolCallId),
+          title: str(p.title),
+          kind: str(p.kind),
+          status: toolStatus(p.status),
+        });
         break;
       case "tool_call_update":
         items = items.map((item) =>
@@ -130,7 +144,9 @@ export function foldEvents(start: Conversation, events: readonly AcpEventRecord[
         );
         break;
       case "plan":
-        plan = Array.isArray(p.entries) ? (p.entries as PlanEntryView[]).map((x) => ({ content: str(x.content), status: str(x.status) })) : [];
+        plan = Array.isArray(p.entries)
+          ? (p.entries as PlanEntryView[]).map((x) => ({ content: str(x.content), status: str(x.status) }))
+          : [];
         break;
       case "permission_request": {
         const toolCall = (p.toolCall ?? {}) as { title?: unknown };
@@ -158,7 +174,12 @@ export function foldEvents(start: Conversation, events: readonly AcpEventRecord[
           const at = lastIndexOf(items, "agent", "learner");
           const answer = at >= 0 ? items[at] : undefined;
           if (answer?.type === "agent") items[at] = { ...answer, stopped: true };
-          items.push({ type: "stopped", key, by: p.stoppedBy === "timeout" ? "timeout" : "learner", agentIgnoredStop: p.agentIgnoredStop === true });
+          items.push({
+            type: "stopped",
+            key,
+            by: p.stoppedBy === "timeout" ? "timeout" : "learner",
+            agentIgnoredStop: p.agentIgnoredStop === true,
+          });
         } else if (p.stopReason === "error") {
           const d = (p.details ?? {}) as { agentMessage?: unknown; data?: unknown; signInMethods?: unknown; signInHint?: unknown };
           items.push({

@@ -2,7 +2,19 @@
 // Ctrl that modifies the next key, from the bar or from the phone's own keyboard. Pure, no DOM.
 
 /** The keys on the bar, in order. */
-export const BAR_KEYS = ["Escape", "Tab", "Control", "Control-C", "ArrowLeft", "ArrowDown", "ArrowUp", "ArrowRight", "Enter", "y", "n"] as const;
+export const BAR_KEYS = [
+  "Escape",
+  "Tab",
+  "Control",
+  "Control-C",
+  "ArrowLeft",
+  "ArrowDown",
+  "ArrowUp",
+  "ArrowRight",
+  "Enter",
+  "y",
+  "n",
+] as const;
 export type BarKey = (typeof BAR_KEYS)[number];
 
 const ARROW_FINAL = { ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D" } as const;

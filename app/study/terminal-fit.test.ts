@@ -6,11 +6,23 @@ describe("fitView", () => {
   it.each([
     ["fits: full size", { hostWidth: 800, naturalWidth: 640, phone: false }, { scale: 1, scroll: false }],
     ["exactly fits", { hostWidth: 640, naturalWidth: 640, phone: true }, { scale: 1, scroll: false }],
-    ["a laptop's terminal on a narrower laptop window: scaled", { hostWidth: 600, naturalWidth: 800, phone: false }, { scale: 0.75, scroll: false }],
+    [
+      "a laptop's terminal on a narrower laptop window: scaled",
+      { hostWidth: 600, naturalWidth: 800, phone: false },
+      { scale: 0.75, scroll: false },
+    ],
     ["a phone, a little too wide: scaled", { hostWidth: 360, naturalWidth: 500, phone: true }, { scale: 0.72, scroll: false }],
     ["a phone showing a laptop's terminal: scrolls", { hostWidth: 360, naturalWidth: 1200, phone: true }, { scale: 1, scroll: true }],
-    ["a laptop, too few rows: scaled to show them all", { hostWidth: 800, naturalWidth: 640, hostHeight: 300, naturalHeight: 400, phone: false }, { scale: 0.75, scroll: false }],
-    ["a phone, too few rows: scrolls down at full size", { hostWidth: 800, naturalWidth: 640, hostHeight: 300, naturalHeight: 400, phone: true }, { scale: 1, scroll: false }],
+    [
+      "a laptop, too few rows: scaled to show them all",
+      { hostWidth: 800, naturalWidth: 640, hostHeight: 300, naturalHeight: 400, phone: false },
+      { scale: 0.75, scroll: false },
+    ],
+    [
+      "a phone, too few rows: scrolls down at full size",
+      { hostWidth: 800, naturalWidth: 640, hostHeight: 300, naturalHeight: 400, phone: true },
+      { scale: 1, scroll: false },
+    ],
     ["not measured yet: full size", { hostWidth: 0, naturalWidth: 800, phone: false }, { scale: 1, scroll: false }],
   ])("%s", (_name, input, expected) => {
     expect(fitView(input)).toEqual(expected);

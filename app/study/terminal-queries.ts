@@ -5,8 +5,14 @@
 
 /** The parser API of @xterm/xterm and @xterm/headless alike (the tests use the headless one). */
 interface QueryParser {
-  registerCsiHandler(id: { prefix?: string; intermediates?: string; final: string }, callback: (params: (number | number[])[]) => boolean): { dispose(): void };
-  registerDcsHandler(id: { prefix?: string; intermediates?: string; final: string }, callback: (data: string, params: (number | number[])[]) => boolean): { dispose(): void };
+  registerCsiHandler(
+    id: { prefix?: string; intermediates?: string; final: string },
+    callback: (params: (number | number[])[]) => boolean,
+  ): { dispose(): void };
+  registerDcsHandler(
+    id: { prefix?: string; intermediates?: string; final: string },
+    callback: (data: string, params: (number | number[])[]) => boolean,
+  ): { dispose(): void };
   registerOscHandler(ident: number, callback: (data: string) => boolean): { dispose(): void };
 }
 

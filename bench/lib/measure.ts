@@ -161,7 +161,10 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
     await sleep(1_000);
     await current.close();
     const next = await context.newPage();
-    await next.addInitScript((wanted) => (window.__benchRestore = wanted), { minLines: SCROLLBACK_LINES + rows, text: `scroll ${REATTACH_LINES}` });
+    await next.addInitScript((wanted) => (window.__benchRestore = wanted), {
+      minLines: SCROLLBACK_LINES + rows,
+      text: `scroll ${REATTACH_LINES}`,
+    });
     await next.goto(url);
     const handle = await next.waitForFunction(() => (window.__bench.restore?.renderedAt != null ? window.__bench.restore : false), null, {
       polling: 20,

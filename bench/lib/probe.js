@@ -38,7 +38,8 @@
 
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (bench.attachSentAt === null && typeof data === "string" && data.includes('"terminal:attach"')) bench.attachSentAt = performance.now();
+    if (bench.attachSentAt === null && typeof data === "string" && data.includes('"terminal:attach"'))
+      bench.attachSentAt = performance.now();
     return send.call(this, data);
   };
 

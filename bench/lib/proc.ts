@@ -31,7 +31,10 @@ export async function startProcess(
   child.stderr!.on("data", append);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${opts.name} did not start within ${opts.timeoutMs ?? 120_000} ms:\n${output}`)), opts.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${opts.name} did not start within ${opts.timeoutMs ?? 120_000} ms:\n${output}`)),
+      opts.timeoutMs ?? 120_000,
+    );
     const ready = opts.ready;
     if (!(ready instanceof RegExp)) {
       const poll = async () => {

@@ -29,7 +29,13 @@ export function seedEndedSessions(dataDir: string, count = SEEDED_SESSIONS): voi
       for (let i = 0; i < count; i++) {
         const started = now - (count - i) * 3 * 60 * 60_000;
         const ended = started + (20 + (i % 40)) * 60_000;
-        const summary = JSON.stringify({ durationMinutes: Math.round((ended - started) / 60_000), wins: i % 3, struggles: i % 2, parked: [], topics: [] });
+        const summary = JSON.stringify({
+          durationMinutes: Math.round((ended - started) / 60_000),
+          wins: i % 3,
+          struggles: i % 2,
+          parked: [],
+          topics: [],
+        });
         insert.run(
           crypto.randomUUID(),
           topics[i % topics.length],
@@ -66,9 +72,13 @@ export interface LoadResult {
  * `total` GETs of `url` over `concurrency` keep-alive connections (after `warmup` unmeasured ones),
  * stopping early after `maxSeconds`: the loop is bounded in count and in time.
  */
-export async function loadTest(url: string, opts: { total: number; concurrency: number; warmup: number; maxSeconds: number }): Promise<LoadResult> {
+export async function loadTest(
+  url: string,
+  opts: { total: number; concurrency: number; warmup: number; maxSeconds: number },
+): Promise<LoadResult> {
   const target = new URL(url);
-  if (target.hostname !== "127.0.0.1" && target.hostname !== "localhost") throw new Error(`The load test only targets loopback, not ${target.hostname}`);
+  if (target.hostname !== "127.0.0.1" && target.hostname !== "localhost")
+    throw new Error(`The load test only targets loopback, not ${target.hostname}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const get = () =>
     new Promise<number>((resolve, reject) => {
@@ -114,7 +124,8 @@ export async function loadTest(url: string, opts: { total: number; concurrency: 
  */
 export async function pacedTest(url: string, opts: { rate: number; seconds: number }): Promise<LoadResult> {
   const target = new URL(url);
-  if (target.hostname !== "127.0.0.1" && target.hostname !== "localhost") throw new Error(`The load test only targets loopback, not ${target.hostname}`);
+  if (target.hostname !== "127.0.0.1" && target.hostname !== "localhost")
+    throw new Error(`The load test only targets loopback, not ${target.hostname}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const total = Math.round(opts.rate * opts.seconds);
   const latencies: number[] = [];

@@ -79,13 +79,17 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
     path.join(dataDir, "studyloop.config.json"),
     JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }, null, 2),
   );
-  const started = await startProcess(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir], {
-    cwd: ROOT,
-    env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
-    ready: /running at (http:\/\/\S+)/,
-    name: "StudyLoop",
-    timeoutMs: 600_000,
-  });
+  const started = await startProcess(
+    process.execPath,
+    [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
+    {
+      cwd: ROOT,
+      env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
+      ready: /running at (http:\/\/\S+)/,
+      name: "StudyLoop",
+      timeoutMs: 600_000,
+    },
+  );
   const url = started.url.replace(/\/$/, "");
   return {
     name: opts.recording === false ? "ours-norec" : "ours",
@@ -119,7 +123,19 @@ export async function startWetty(dir: string): Promise<Target> {
   const main = path.join(BENCH, "node_modules", "wetty", "build", "main.js");
   const started = await startProcess(
     process.execPath,
-    [main, "--host", "127.0.0.1", "--port", String(port), "--base", "/wetty", "--log-level", "warn", "--command", ["/bin/bash", ...shellArgs(dir)].join(" ")],
+    [
+      main,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--base",
+      "/wetty",
+      "--log-level",
+      "warn",
+      "--command",
+      ["/bin/bash", ...shellArgs(dir)].join(" "),
+    ],
     { cwd: dir, ready: { url: `http://127.0.0.1:${port}/wetty` }, name: "wetty", timeoutMs: 60_000 },
   );
   const url = started.url;
@@ -143,12 +159,16 @@ export async function startWetty(dir: string): Promise<Target> {
 
 export async function startBare(dir: string): Promise<Target> {
   const args = shellArgs(dir).flatMap((a) => ["--arg", a]);
-  const started = await startProcess(process.execPath, [path.join(BENCH, "bare", "server.mjs"), "--port", "0", "--command", "/bin/bash", ...args], {
-    cwd: dir,
-    ready: /bare running at (http:\/\/\S+)/,
-    name: "bare pipeline",
-    timeoutMs: 30_000,
-  });
+  const started = await startProcess(
+    process.execPath,
+    [path.join(BENCH, "bare", "server.mjs"), "--port", "0", "--command", "/bin/bash", ...args],
+    {
+      cwd: dir,
+      ready: /bare running at (http:\/\/\S+)/,
+      name: "bare pipeline",
+      timeoutMs: 30_000,
+    },
+  );
   const url = started.url.replace(/\/$/, "");
   return {
     name: "bare",

@@ -81,7 +81,12 @@ export function focusPlanFor(kind: FocusPlanKind, energy: number): FocusPlan {
  */
 export function scheduleOf(row: { focusPlan: string; focusMinutes: number; breakMinutes: number }): BreakSchedule {
   if (row.focusPlan === "pomodoro") {
-    return { focusMinutes: row.focusMinutes, breakMinutes: row.breakMinutes, longBreakMinutes: POMODORO.longBreakMinutes, longBreakEvery: POMODORO.longBreakEvery };
+    return {
+      focusMinutes: row.focusMinutes,
+      breakMinutes: row.breakMinutes,
+      longBreakMinutes: POMODORO.longBreakMinutes,
+      longBreakEvery: POMODORO.longBreakEvery,
+    };
   }
   return { focusMinutes: row.focusMinutes, breakMinutes: row.breakMinutes, longBreakMinutes: ENERGY_BREAKS.long, longBreakEvery: 2 };
 }

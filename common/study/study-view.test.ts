@@ -7,24 +7,76 @@ const at = (minutes: number) => new Date(Date.parse("2026-03-02T09:00:00Z") + mi
 
 function session(over: Partial<SessionView> = {}, nudges: NudgeRecord[] = []): SessionView {
   return {
-    id: "s1", topic: "closures", energy: 3, agent: "tutor", transport: "pty", status: "ended",
-    startedAt: at(0), endedAt: at(40), endReason: "ended-by-learner", exitCode: null,
-    explanation: "You ended this session at 10:40.", durationMinutes: 40, focusPlan: "energy", focusMinutes: 15, breakMinutes: 5,
-    winCount: 1, struggleCount: 0, summary: null, owner: { host: null, url: null, pid: null }, muxSession: null, hasTranscript: false,
-    timer: { startedAt: at(0), endedAt: at(40), pausedAt: null, pausedMs: 0, schedule: { focusMinutes: 15, breakMinutes: 5, longBreakMinutes: 10, longBreakEvery: 2 }, minuteMs: 60_000, nudges },
-    keptUntil: null, lastLines: [], continuedFromId: null, canContinue: false,
+    id: "s1",
+    topic: "closures",
+    energy: 3,
+    agent: "tutor",
+    transport: "pty",
+    status: "ended",
+    startedAt: at(0),
+    endedAt: at(40),
+    endReason: "ended-by-learner",
+    exitCode: null,
+    explanation: "You ended this session at 10:40.",
+    durationMinutes: 40,
+    focusPlan: "energy",
+    focusMinutes: 15,
+    breakMinutes: 5,
+    winCount: 1,
+    struggleCount: 0,
+    summary: null,
+    owner: { host: null, url: null, pid: null },
+    muxSession: null,
+    hasTranscript: false,
+    timer: {
+      startedAt: at(0),
+      endedAt: at(40),
+      pausedAt: null,
+      pausedMs: 0,
+      schedule: { focusMinutes: 15, breakMinutes: 5, longBreakMinutes: 10, longBreakEvery: 2 },
+      minuteMs: 60_000,
+      nudges,
+    },
+    keptUntil: null,
+    lastLines: [],
+    continuedFromId: null,
+    canContinue: false,
     ...over,
   };
 }
 
-const mark = (minutes: number, topic: string): MarkView => ({ id: `m${minutes}`, sessionId: "s1", topic, status: "win", note: null, source: "agent", createdAt: at(minutes) });
+const mark = (minutes: number, topic: string): MarkView => ({
+  id: `m${minutes}`,
+  sessionId: "s1",
+  topic,
+  status: "win",
+  note: null,
+  source: "agent",
+  createdAt: at(minutes),
+});
 const parked = (minutes: number, text: string): ParkedView => ({
-  id: `p${minutes}`, sessionId: "s1", sessionTopic: "closures", text, source: "learner", status: "pending", createdAt: at(minutes), resolvedAt: null, carriedFromId: null,
+  id: `p${minutes}`,
+  sessionId: "s1",
+  sessionTopic: "closures",
+  text,
+  source: "learner",
+  status: "pending",
+  createdAt: at(minutes),
+  resolvedAt: null,
+  carriedFromId: null,
 });
 
 describe("buildTimeline", () => {
   it("puts start, marks, parked items, nudges and the end in order, with offsets", () => {
-    const nudge: NudgeRecord = { n: 1, focusMinute: 15, long: false, breakMinutes: 5, shownAt: at(15), answeredAt: at(16), answer: "break" };
+    const nudge: NudgeRecord = {
+      n: 1,
+      focusMinute: 15,
+      long: false,
+      breakMinutes: 5,
+      shownAt: at(15),
+      answeredAt: at(16),
+      answer: "break",
+    };
     const timeline = buildTimeline(session({}, [nudge]), [mark(20, "closures")], [parked(5, "what is a monad?"), parked(30, "TCO")]);
     expect(timeline.map((e) => [e.kind, e.offsetMs / 60_000])).toEqual([
       ["start", 0],

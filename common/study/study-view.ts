@@ -110,11 +110,23 @@ export function buildTimeline(session: SessionView, marks: readonly MarkView[], 
       at: n.shownAt,
       offsetMs: offset(n.shownAt),
       text: `Break nudge after ${n.focusMinute} min of focus (${n.long ? "a longer" : "a short"} ${n.breakMinutes} min break): ${
-        n.answer === "break" ? "took the break" : n.answer === "continue" ? "kept going" : n.answer === "missed" ? "not answered" : "not answered yet"
+        n.answer === "break"
+          ? "took the break"
+          : n.answer === "continue"
+            ? "kept going"
+            : n.answer === "missed"
+              ? "not answered"
+              : "not answered yet"
       }.`,
     })),
   ];
-  if (session.endedAt) entries.push({ kind: "end", at: session.endedAt, offsetMs: offset(session.endedAt), text: session.explanation ?? "The session ended." });
+  if (session.endedAt)
+    entries.push({
+      kind: "end",
+      at: session.endedAt,
+      offsetMs: offset(session.endedAt),
+      text: session.explanation ?? "The session ended.",
+    });
   // Start first and end last whatever the clocks say; the rest by time, ties in the order above.
   const rank = (e: TimelineEntry) => (e.kind === "start" ? 0 : e.kind === "end" ? 2 : 1);
   return entries

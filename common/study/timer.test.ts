@@ -33,7 +33,15 @@ function state(over: Partial<TimerState> & { plan?: [FocusPlanKind, number] } = 
 }
 
 function record(n: number, answer: NudgeRecord["answer"] = null): NudgeRecord {
-  return { n, focusMinute: n * 15, long: n % 2 === 0, breakMinutes: n % 2 === 0 ? 10 : 5, shownAt: at(n * 15), answeredAt: answer ? at(n * 15 + 1) : null, answer };
+  return {
+    n,
+    focusMinute: n * 15,
+    long: n % 2 === 0,
+    breakMinutes: n % 2 === 0 ? 10 : 5,
+    shownAt: at(n * 15),
+    answeredAt: answer ? at(n * 15 + 1) : null,
+    answer,
+  };
 }
 
 describe("focus plans", () => {
@@ -66,7 +74,9 @@ describe("focus plans", () => {
   });
 
   it("describes the low-energy plan in minutes", () => {
-    expect(focusPlanFor("energy", 3).description).toBe("A 5 min break nudge at 15 min of focus and a 10 min one at 30 min, then the same again.");
+    expect(focusPlanFor("energy", 3).description).toBe(
+      "A 5 min break nudge at 15 min of focus and a 10 min one at 30 min, then the same again.",
+    );
   });
 });
 
@@ -165,7 +175,13 @@ describe("recording and answering nudges", () => {
       breakMinutes: 5,
       nudgesShown: "[]",
     });
-    expect(t).toMatchObject({ startedAt: at(0), pausedAt: at(1), pausedMs: 1234, minuteMs: MIN, schedule: { focusMinutes: 25, longBreakEvery: 4, longBreakMinutes: 15 } });
+    expect(t).toMatchObject({
+      startedAt: at(0),
+      pausedAt: at(1),
+      pausedMs: 1234,
+      minuteMs: MIN,
+      schedule: { focusMinutes: 25, longBreakEvery: 4, longBreakMinutes: 15 },
+    });
   });
 });
 

@@ -83,7 +83,13 @@ export interface NudgeSpec {
 export function nudgeSpec(schedule: BreakSchedule, n: number, minuteMs: number = MINUTE_MS): NudgeSpec {
   const long = schedule.longBreakEvery > 0 && n % schedule.longBreakEvery === 0;
   const focusMinute = n * schedule.focusMinutes;
-  return { n, focusMinute, atFocusMs: focusMinute * minuteMs, long, breakMinutes: long ? schedule.longBreakMinutes : schedule.breakMinutes };
+  return {
+    n,
+    focusMinute,
+    atFocusMs: focusMinute * minuteMs,
+    long,
+    breakMinutes: long ? schedule.longBreakMinutes : schedule.breakMinutes,
+  };
 }
 
 export interface TimerReading {
@@ -120,7 +126,8 @@ export function readTimer(t: TimerState, nowMs: number): TimerReading {
   if (!paused && endedMs === null) {
     for (let n = lastRecorded + 1; n <= reached; n++) due.push(nudgeSpec(t.schedule, n, t.minuteMs));
   }
-  const nextSpec = endedMs === null && t.schedule.focusMinutes > 0 ? nudgeSpec(t.schedule, Math.max(reached, lastRecorded) + 1, t.minuteMs) : null;
+  const nextSpec =
+    endedMs === null && t.schedule.focusMinutes > 0 ? nudgeSpec(t.schedule, Math.max(reached, lastRecorded) + 1, t.minuteMs) : null;
   const latest = t.nudges.reduce<NudgeRecord | null>((best, r) => (best === null || r.n > best.n ? r : best), null);
   return {
     focusMs,
@@ -152,7 +159,12 @@ export function recordNudges(records: readonly NudgeRecord[], due: readonly Nudg
 }
 
 /** Answers every unanswered nudge (normally one). Returns null when there was none to answer. */
-export function answerNudges(records: readonly NudgeRecord[], answer: Exclude<NudgeAnswer, "missed">, now: Date, n?: number): NudgeRecord[] | null {
+export function answerNudges(
+  records: readonly NudgeRecord[],
+  answer: Exclude<NudgeAnswer, "missed">,
+  now: Date,
+  n?: number,
+): NudgeRecord[] | null {
   let changed = false;
   const next = records.map((r) => {
     if (r.answer !== null || (n !== undefined && r.n !== n)) return r;

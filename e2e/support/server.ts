@@ -28,7 +28,12 @@ export function makeDataDir(extraAgents: Record<string, unknown> = {}): string {
     JSON.stringify(
       {
         agents: {
-          tutor: { label: "Test tutor", command: process.execPath, args: [TEST_TUTOR], acp: { command: process.execPath, args: [ACP_TEST_AGENT] } },
+          tutor: {
+            label: "Test tutor",
+            command: process.execPath,
+            args: [TEST_TUTOR],
+            acp: { command: process.execPath, args: [ACP_TEST_AGENT] },
+          },
           ...extraAgents,
         },
       },
@@ -41,11 +46,15 @@ export function makeDataDir(extraAgents: Record<string, unknown> = {}): string {
 
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<StartedServer> {
   const dataDir = opts.dataDir ?? makeDataDir();
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...(opts.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", ...opts.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...(opts.args ?? [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));

@@ -5,7 +5,10 @@ import type { ClientToServerEvents, ServerToClientEvents, TerminalFrameView } fr
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** `headers` (Node only): a device cookie, an Origin. `insecure` accepts a self-signed certificate. */
-export async function connect(url: string, opts: { headers?: Record<string, string>; transport?: "websocket" | "polling"; insecure?: boolean } = {}): Promise<TestSocket> {
+export async function connect(
+  url: string,
+  opts: { headers?: Record<string, string>; transport?: "websocket" | "polling"; insecure?: boolean } = {},
+): Promise<TestSocket> {
   const socket: TestSocket = io(url, {
     path: "/socket.io",
     transports: [opts.transport ?? "websocket"],

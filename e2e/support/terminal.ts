@@ -5,7 +5,13 @@ import { hydrated } from "./page";
 /** The active buffer of the study page's terminal, line by line (scrollback included). */
 export async function terminalText(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const term = (window as unknown as { __studyloopTerm?: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).__studyloopTerm;
+    const term = (
+      window as unknown as {
+        __studyloopTerm?: {
+          buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } };
+        };
+      }
+    ).__studyloopTerm;
     if (!term) return "";
     const buffer = term.buffer.active;
     const lines: string[] = [];
@@ -51,9 +57,21 @@ export interface ScreenCells {
  */
 export function readScreenCells(term: unknown): ScreenCells | null {
   type Cell = {
-    getChars(): string; getWidth(): number; getFgColorMode(): number; getFgColor(): number; getBgColorMode(): number; getBgColor(): number;
-    isBold(): number; isDim(): number; isItalic(): number; isUnderline(): number; isBlink(): number; isInverse(): number; isInvisible(): number;
-    isStrikethrough(): number; isOverline(): number;
+    getChars(): string;
+    getWidth(): number;
+    getFgColorMode(): number;
+    getFgColor(): number;
+    getBgColorMode(): number;
+    getBgColor(): number;
+    isBold(): number;
+    isDim(): number;
+    isItalic(): number;
+    isUnderline(): number;
+    isBlink(): number;
+    isInverse(): number;
+    isInvisible(): number;
+    isStrikethrough(): number;
+    isOverline(): number;
   };
   type Line = { getCell(x: number): Cell | undefined };
   type Buffer = { type: string; baseY: number; cursorX: number; cursorY: number; getLine(y: number): Line | undefined };
@@ -70,10 +88,22 @@ export function readScreenCells(term: unknown): ScreenCells | null {
         cells.push("-");
         continue;
       }
-      const flags = [c.isBold(), c.isDim(), c.isItalic(), c.isUnderline(), c.isBlink(), c.isInverse(), c.isInvisible(), c.isStrikethrough(), c.isOverline()]
+      const flags = [
+        c.isBold(),
+        c.isDim(),
+        c.isItalic(),
+        c.isUnderline(),
+        c.isBlink(),
+        c.isInverse(),
+        c.isInvisible(),
+        c.isStrikethrough(),
+        c.isOverline(),
+      ]
         .map((f) => (f ? 1 : 0))
         .join("");
-      cells.push(`${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`);
+      cells.push(
+        `${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`,
+      );
     }
     lines.push(cells.join(" "));
   }

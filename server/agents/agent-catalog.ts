@@ -14,7 +14,10 @@ const CommandSchema = z.object({
 const PassedVariable = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,100}$/, "is not an environment variable's name")
-  .refine((name) => !/^(STUDYLOOP_|NEXT_|__NEXT|PRISMA_|NODE_OPTIONS|NODE_ENV|TSX_)/i.test(name), "is one of StudyLoop's own settings, never passed to an agent");
+  .refine(
+    (name) => !/^(STUDYLOOP_|NEXT_|__NEXT|PRISMA_|NODE_OPTIONS|NODE_ENV|TSX_)/i.test(name),
+    "is one of StudyLoop's own settings, never passed to an agent",
+  );
 
 /**
  * An agent of the learner's own, or settings for a built-in one (then `command` may be left out):
@@ -28,7 +31,10 @@ export const CustomAgentSchema = z.object({
   resumeArgs: z.array(z.string()).optional(),
   acp: CommandSchema.optional(),
   installHint: z.string().max(300).optional(),
-  env: z.object({ pass: z.array(PassedVariable).max(50).default([]) }).strict().optional(),
+  env: z
+    .object({ pass: z.array(PassedVariable).max(50).default([]) })
+    .strict()
+    .optional(),
 });
 
 export const AgentConfigFileSchema = z.object({
@@ -81,9 +87,10 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     acp: { command: "claude-code-acp", args: [] },
     instructionFiles: ["CLAUDE.md"],
     installHint: "Install Claude Code with `npm install -g @anthropic-ai/claude-code`, then run `claude` once to sign in.",
-    acpInstallHint: "The chat needs Claude Code's ACP adapter: `npm install -g @zed-industries/claude-code-acp` (and Claude Code itself, signed in).",
+    acpInstallHint:
+      "The chat needs Claude Code's ACP adapter: `npm install -g @zed-industries/claude-code-acp` (and Claude Code itself, signed in).",
     signInHint:
-      "To sign in, run `claude /login` in a terminal on this machine as the user StudyLoop runs as; or set ANTHROPIC_API_KEY and pass it to \"claude\" in studyloop.config.json (`\"env\": {\"pass\": [\"ANTHROPIC_API_KEY\"]}`).",
+      'To sign in, run `claude /login` in a terminal on this machine as the user StudyLoop runs as; or set ANTHROPIC_API_KEY and pass it to "claude" in studyloop.config.json (`"env": {"pass": ["ANTHROPIC_API_KEY"]}`).',
     envPass: [],
     source: "built-in",
   },
@@ -98,7 +105,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     installHint: "Install the Codex CLI with `npm install -g @openai/codex`, then run `codex` once to sign in.",
     acpInstallHint: "The chat needs the Codex ACP adapter: `npm install -g @zed-industries/codex-acp` (and the Codex CLI, signed in).",
     signInHint:
-      "To sign in, run `codex login` in a terminal on this machine; or set OPENAI_API_KEY and pass it to \"codex\" in studyloop.config.json (`\"env\": {\"pass\": [\"OPENAI_API_KEY\"]}`).",
+      'To sign in, run `codex login` in a terminal on this machine; or set OPENAI_API_KEY and pass it to "codex" in studyloop.config.json (`"env": {"pass": ["OPENAI_API_KEY"]}`).',
     envPass: [],
     source: "built-in",
   },
@@ -125,7 +132,7 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     instructionFiles: ["GEMINI.md"],
     installHint: "Install the Gemini CLI with `npm install -g @google/gemini-cli`, then run `gemini` once to sign in.",
     signInHint:
-      "To sign in, run `gemini` in a terminal on this machine and choose \"Login with Google\"; or set GEMINI_API_KEY and pass it to \"gemini\" in studyloop.config.json (`\"env\": {\"pass\": [\"GEMINI_API_KEY\"]}`).",
+      'To sign in, run `gemini` in a terminal on this machine and choose "Login with Google"; or set GEMINI_API_KEY and pass it to "gemini" in studyloop.config.json (`"env": {"pass": ["GEMINI_API_KEY"]}`).',
     envPass: [],
     source: "built-in",
   },
@@ -176,7 +183,9 @@ export function mergeAgents(config: AgentConfigFile, shell: string | undefined):
       resumeArgs: a.resumeArgs ?? (sameProgram ? builtIn?.resumeArgs : undefined),
       acp: a.acp ?? builtIn?.acp,
       instructionFiles: builtIn?.instructionFiles ?? [],
-      installHint: a.installHint ?? (sameProgram && builtIn ? builtIn.installHint : `Install \`${command}\` or fix the "${name}" entry in studyloop.config.json.`),
+      installHint:
+        a.installHint ??
+        (sameProgram && builtIn ? builtIn.installHint : `Install \`${command}\` or fix the "${name}" entry in studyloop.config.json.`),
       ...(a.acp ? {} : builtIn?.acpInstallHint ? { acpInstallHint: builtIn.acpInstallHint } : {}),
       ...(builtIn?.signInHint ? { signInHint: builtIn.signInHint } : {}),
       envPass: a.env?.pass ?? [],

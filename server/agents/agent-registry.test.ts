@@ -16,7 +16,11 @@ function setup(): { registry: AgentRegistry; write: (text: string) => void; file
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-agents-"));
   dirs.push(dir);
   const file = path.join(dir, CONFIG_FILE_NAME);
-  return { registry: new AgentRegistry(dir, { ...process.env, PATH: "/usr/bin:/bin" }), write: (text) => fs.writeFileSync(file, text), file };
+  return {
+    registry: new AgentRegistry(dir, { ...process.env, PATH: "/usr/bin:/bin" }),
+    write: (text) => fs.writeFileSync(file, text),
+    file,
+  };
 }
 
 const names = (registry: AgentRegistry) => registry.list().map((agent) => agent.name);

@@ -119,7 +119,10 @@ export class AgentRegistry {
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       const where = first?.path.join(".") || "the file";
-      return { config: empty, problem: `${file}: ${where}: ${first?.message ?? "is not valid"}. Its agents are not offered until it is fixed.` };
+      return {
+        config: empty,
+        problem: `${file}: ${where}: ${first?.message ?? "is not valid"}. Its agents are not offered until it is fixed.`,
+      };
     }
     return { config: parsed.data, problem: null };
   }
@@ -129,7 +132,10 @@ export class AgentRegistry {
 export function findExecutable(command: string, pathVar: string | undefined): string | undefined {
   const candidates = command.includes("/")
     ? [path.resolve(command)]
-    : (pathVar ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+    : (pathVar ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       const stat = fs.statSync(candidate);

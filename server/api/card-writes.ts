@@ -10,8 +10,12 @@ export function spendCardWrite(request: Request, runtime: Runtime, writer: Write
   const waitMs = runtime.cards.writes.take(client);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
-    throw new ApiError(429, `Too many card changes in a short time: wait ${seconds} second${seconds === 1 ? "" : "s"} and try again. Nothing was written.`, {
-      retryAfterSeconds: seconds,
-    });
+    throw new ApiError(
+      429,
+      `Too many card changes in a short time: wait ${seconds} second${seconds === 1 ? "" : "s"} and try again. Nothing was written.`,
+      {
+        retryAfterSeconds: seconds,
+      },
+    );
   }
 }

@@ -12,7 +12,12 @@ const words = (name: string) =>
 export const SearchQuerySchema = z
   .object({
     q: words("q (the search)"),
-    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be 1 or more").max(100, "limit must be at most 100").optional(),
+    limit: z.coerce
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be 1 or more")
+      .max(100, "limit must be at most 100")
+      .optional(),
   })
   .strict();
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
@@ -20,7 +25,12 @@ export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 export const RecallSchema = z
   .object({
     query: words("query"),
-    limit: z.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be 1 or more").max(20, "limit must be at most 20").optional(),
+    limit: z
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be 1 or more")
+      .max(20, "limit must be at most 20")
+      .optional(),
   })
   .strict();
 export type RecallInput = z.infer<typeof RecallSchema>;

@@ -33,7 +33,8 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
   } catch (error) {
     const refusal = toApiError(error);
     if (refusal) {
-      if (refusal.status === 503) console.error("[studyloop] request refused:", refusal.message, (error as { cause?: unknown }).cause ?? error);
+      if (refusal.status === 503)
+        console.error("[studyloop] request refused:", refusal.message, (error as { cause?: unknown }).cause ?? error);
       const response = json({ error: refusal.message, ...refusal.extra }, refusal.status);
       if (refusal.status === 503) response.headers.set("retry-after", "5");
       return response;

@@ -21,7 +21,7 @@ export const StartSessionSchema = z
       .string({ error: "agent is required: choose a tutor agent" })
       .regex(AGENT_NAME, "agent must be an agent name (letters a-z, digits and -)"),
     transport: z.enum(["pty", "acp"], { error: 'transport must be "pty" (a terminal) or "acp" (a chat)' }).default("pty"),
-    focusPlan: z.enum(["energy", "pomodoro"], { error: "focusPlan must be \"energy\" or \"pomodoro\"" }).default("energy"),
+    focusPlan: z.enum(["energy", "pomodoro"], { error: 'focusPlan must be "energy" or "pomodoro"' }).default("energy"),
   })
   .strict();
 
@@ -88,4 +88,6 @@ export const TopicMarkPatchSchema = z
     note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).nullable().optional(),
   })
   .strict()
-  .refine((p) => p.topic !== undefined || p.status !== undefined || p.note !== undefined, { message: "Give the topic, status or note to change." });
+  .refine((p) => p.topic !== undefined || p.status !== undefined || p.note !== undefined, {
+    message: "Give the topic, status or note to change.",
+  });

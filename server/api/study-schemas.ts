@@ -12,7 +12,11 @@ export const TimerActionSchema = z
     action: z.enum(["pause", "resume", "break", "continue"], {
       error: 'action must be "pause", "resume", "break" (take the break a nudge suggests) or "continue" (keep going)',
     }),
-    nudge: z.number({ error: "nudge must be the number of a break nudge" }).int("nudge must be a whole number").positive("nudge must be 1 or more").optional(),
+    nudge: z
+      .number({ error: "nudge must be the number of a break nudge" })
+      .int("nudge must be a whole number")
+      .positive("nudge must be 1 or more")
+      .optional(),
   })
   .strict();
 export type TimerActionInput = z.infer<typeof TimerActionSchema>;

@@ -53,7 +53,11 @@ export function toHtml(text: string): string {
 
 /** The inverse of toHtml, for reading a file back. */
 export function fromHtml(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, "\n").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return html
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
 }
 
 function field(value: string): string {

@@ -100,4 +100,6 @@ export const ImportSchema = z
   .strict();
 export type ImportInput = z.infer<typeof ImportSchema>;
 
-export const StrugglesQuerySchema = z.object({ session: z.string({ error: "session must be a session id" }).uuid("session must be a session id") }).strict();
+export const StrugglesQuerySchema = z
+  .object({ session: z.string({ error: "session must be a session id" }).uuid("session must be a session id") })
+  .strict();

@@ -29,7 +29,9 @@ beforeEach(async () => {
   db = openDatabase(file);
   clock = new Date("2026-12-01T09:00:00.000Z");
   store = new CardStore(db, undefined, () => clock);
-  await db.studySession.create({ data: { id: SESSION, topic: "closures", energy: 6, agent: "claude", transport: "pty", status: "ended", endedAt: clock } });
+  await db.studySession.create({
+    data: { id: SESSION, topic: "closures", energy: 6, agent: "claude", transport: "pty", status: "ended", endedAt: clock },
+  });
 });
 afterEach(async () => {
   await db.$disconnect();
@@ -56,14 +58,36 @@ async function directReplay(cardId: string) {
 
 describe("CardStore", () => {
   it("makes a card from a struggle mark and one by the tutor, reviews both, and the due dates follow FSRS", async () => {
-    const mark = await db.topicMark.create({ data: { id: "22222222-2222-4222-8222-222222222222", sessionId: SESSION, topic: "closures", status: "struggling", note: "capture by reference" } });
+    const mark = await db.topicMark.create({
+      data: {
+        id: "22222222-2222-4222-8222-222222222222",
+        sessionId: SESSION,
+        topic: "closures",
+        status: "struggling",
+        note: "capture by reference",
+      },
+    });
     expect(await store.cardlessStruggles(SESSION)).toEqual([{ markId: mark.id, topic: "closures", note: "capture by reference" }]);
 
-    const mine = await store.create({ front: "What does a closure capture?", back: "Its lexical scope's variables, by reference", origin: { kind: "mark", id: mark.id } }, { source: "learner" });
-    expect(mine).toMatchObject({ topic: "closures", origin: "mark", originId: mark.id, sessionId: SESSION, author: "learner", isDue: true, reps: 0 });
+    const mine = await store.create(
+      { front: "What does a closure capture?", back: "Its lexical scope's variables, by reference", origin: { kind: "mark", id: mark.id } },
+      { source: "learner" },
+    );
+    expect(mine).toMatchObject({
+      topic: "closures",
+      origin: "mark",
+      originId: mark.id,
+      sessionId: SESSION,
+      author: "learner",
+      isDue: true,
+      reps: 0,
+    });
     expect(await store.cardlessStruggles(SESSION)).toEqual([]);
 
-    const tutors = await store.create({ front: "Closure in a loop with var?", back: "All share one binding" }, { source: "agent", sessionId: SESSION });
+    const tutors = await store.create(
+      { front: "Closure in a loop with var?", back: "All share one binding" },
+      { source: "agent", sessionId: SESSION },
+    );
     expect(tutors).toMatchObject({ topic: "closures", origin: "agent", author: "agent", sessionId: SESSION });
     expect(await store.dueCount("closures")).toBe(2);
 
@@ -88,7 +112,11 @@ describe("CardStore", () => {
     const history = await store.reviews(mine.id);
     expect(history.map((r) => r.rating)).toEqual(["good", "easy"]);
     expect(history[0]!.durationMs).toBe(4200);
-    expect(JSON.parse((await db.cardReview.findFirstOrThrow()).parameters)).toMatchObject({ scheduler: "ts-fsrs@5", request_retention: 0.9, enable_fuzz: false });
+    expect(JSON.parse((await db.cardReview.findFirstOrThrow()).parameters)).toMatchObject({
+      scheduler: "ts-fsrs@5",
+      request_retention: 0.9,
+      enable_fuzz: false,
+    });
     // The easy card is now days away, the hard one sooner.
     const [a, b] = [await store.get(mine.id), await store.get(tutors.id)];
     expect(new Date(a.due).getTime()).toBeGreaterThan(new Date(b.due).getTime());
@@ -105,18 +133,50 @@ describe("CardStore", () => {
   });
 
   it("refuses an origin that does not exist, a tutor naming one, and a card with no topic, storing nothing", async () => {
-    expect((await refusal(store.create({ front: "f", back: "b", origin: { kind: "mark", id: "44444444-4444-4444-8444-444444444444" } }, { source: "learner" }))).status).toBe(404);
-    expect((await refusal(store.create({ front: "f", back: "b", origin: { kind: "parked", id: "44444444-4444-4444-8444-444444444444" } }, { source: "learner" }))).status).toBe(404);
+    expect(
+      (
+        await refusal(
+          store.create(
+            { front: "f", back: "b", origin: { kind: "mark", id: "44444444-4444-4444-8444-444444444444" } },
+            { source: "learner" },
+          ),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await refusal(
+          store.create(
+            { front: "f", back: "b", origin: { kind: "parked", id: "44444444-4444-4444-8444-444444444444" } },
+            { source: "learner" },
+          ),
+        )
+      ).status,
+    ).toBe(404);
     expect((await refusal(store.create({ front: "f", back: "b" }, { source: "learner" }))).message).toMatch(/topic is empty/);
-    expect((await refusal(store.create({ front: "f", back: "b", origin: { kind: "mark", id: SESSION } }, { source: "agent", sessionId: SESSION }))).message).toMatch(/leave out origin/);
+    expect(
+      (
+        await refusal(
+          store.create({ front: "f", back: "b", origin: { kind: "mark", id: SESSION } }, { source: "agent", sessionId: SESSION }),
+        )
+      ).message,
+    ).toMatch(/leave out origin/);
     expect(await db.card.count()).toBe(0);
   });
 
   it("makes a card from a parked thought and from a transcript, filed under the session's topic", async () => {
-    const item = await db.parkedItem.create({ data: { id: "55555555-5555-4555-8555-555555555555", sessionId: SESSION, text: "why is this undefined?" } });
-    const fromParked = await store.create({ front: item.text, back: "this depends on the call" , origin: { kind: "parked", id: item.id } }, { source: "learner" });
+    const item = await db.parkedItem.create({
+      data: { id: "55555555-5555-4555-8555-555555555555", sessionId: SESSION, text: "why is this undefined?" },
+    });
+    const fromParked = await store.create(
+      { front: item.text, back: "this depends on the call", origin: { kind: "parked", id: item.id } },
+      { source: "learner" },
+    );
     expect(fromParked).toMatchObject({ topic: "closures", origin: "parked", originId: item.id });
-    const fromTranscript = await store.create({ front: "q", back: "a passage", origin: { kind: "transcript", sessionId: SESSION } }, { source: "learner" });
+    const fromTranscript = await store.create(
+      { front: "q", back: "a passage", origin: { kind: "transcript", sessionId: SESSION } },
+      { source: "learner" },
+    );
     expect(fromTranscript).toMatchObject({ topic: "closures", origin: "transcript", sessionId: SESSION });
   });
 
@@ -140,9 +200,21 @@ describe("CardStore", () => {
     const { text, count } = await store.exportAnki();
     expect(count).toBe(2);
     expect(text.split("\n").slice(0, ANKI_HEADER.length)).toEqual(ANKI_HEADER);
-    const rows: string[][] = parse(text, { delimiter: "\t", comment: "#", comment_no_infix: true, skip_empty_lines: true, relax_quotes: false });
+    const rows: string[][] = parse(text, {
+      delimiter: "\t",
+      comment: "#",
+      comment_no_infix: true,
+      skip_empty_lines: true,
+      relax_quotes: false,
+    });
     expect(rows).toHaveLength(2);
-    const back = rows.map(([guid, front, backSide, deck, tags]) => ({ guid, front: fromHtml(front!), back: fromHtml(backSide!), deck, tags }));
+    const back = rows.map(([guid, front, backSide, deck, tags]) => ({
+      guid,
+      front: fromHtml(front!),
+      back: fromHtml(backSide!),
+      deck,
+      tags,
+    }));
     const cards = await db.card.findMany();
     for (const c of tricky) {
       const row = back.find((r) => r.front === c.front)!;
@@ -156,8 +228,19 @@ describe("CardStore", () => {
   });
 
   it("briefs TUTOR.md with the topic's due cards and recent struggles", async () => {
-    await db.topicMark.create({ data: { id: "66666666-6666-4666-8666-666666666666", sessionId: SESSION, topic: "closures", status: "struggling", note: "loops and var" } });
-    await store.create({ front: "What does a closure capture?", back: "Variables, by reference", topic: "closures" }, { source: "learner" });
+    await db.topicMark.create({
+      data: {
+        id: "66666666-6666-4666-8666-666666666666",
+        sessionId: SESSION,
+        topic: "closures",
+        status: "struggling",
+        note: "loops and var",
+      },
+    });
+    await store.create(
+      { front: "What does a closure capture?", back: "Variables, by reference", topic: "closures" },
+      { source: "learner" },
+    );
     await store.create({ front: "Elsewhere", back: "x", topic: "monads" }, { source: "learner" });
     const briefing = await store.briefing("closures");
     expect(briefing.dueCount).toBe(1);

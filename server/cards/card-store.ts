@@ -79,7 +79,11 @@ export class CardStore {
     const now = this.now();
     const where = { ...(query.topic ? { topic: query.topic } : {}), ...(query.due ? { due: { lte: now } } : {}) };
     const [cards, dueCount] = await Promise.all([
-      this.db.card.findMany({ where, orderBy: query.due ? [{ due: "asc" }, { createdAt: "asc" }] : [{ createdAt: "desc" }], take: query.limit ?? LIST_LIMIT }),
+      this.db.card.findMany({
+        where,
+        orderBy: query.due ? [{ due: "asc" }, { createdAt: "asc" }] : [{ createdAt: "desc" }],
+        take: query.limit ?? LIST_LIMIT,
+      }),
       this.dueCount(query.topic),
     ]);
     return { cards: cards.map((c) => toCardView(c, now)), dueCount };
@@ -121,7 +125,8 @@ export class CardStore {
     return this.db.$transaction(async (tx) => {
       const card = await tx.card.findUnique({ where: { id } });
       if (!card) throw notFound("There is no such card: it may have been deleted.");
-      if (card.reps !== input.reps) throw conflict("This card was just reviewed (on another device?): it is shown again with its new due date.");
+      if (card.reps !== input.reps)
+        throw conflict("This card was just reviewed (on another device?): it is shown again with its new due date.");
       const { before, after } = schedule(schedulingOf(card), rating, at, this.params);
       const { count } = await tx.card.updateMany({ where: { id, reps: card.reps }, data: stateColumns(after) });
       if (count === 0) throw conflict("This card was just reviewed (on another device?): it is shown again with its new due date.");
@@ -166,7 +171,18 @@ export class CardStore {
     const state = stateColumns(newState(now));
     await this.db.$transaction(
       parsed.cards.map((c) =>
-        this.db.card.create({ data: { id: crypto.randomUUID(), front: c.front, back: c.back, topic: c.topic, origin: "import", author: "learner", createdAt: now, ...state } }),
+        this.db.card.create({
+          data: {
+            id: crypto.randomUUID(),
+            front: c.front,
+            back: c.back,
+            topic: c.topic,
+            origin: "import",
+            author: "learner",
+            createdAt: now,
+            ...state,
+          },
+        }),
       ),
     );
     return { imported: parsed.cards.length, topics: [...new Set(parsed.cards.map((c) => c.topic))] };
@@ -176,7 +192,12 @@ export class CardStore {
   async briefing(topic: string): Promise<TutorBriefing> {
     const now = this.now();
     const [due, dueCount, struggles] = await Promise.all([
-      this.db.card.findMany({ where: { topic, due: { lte: now } }, orderBy: { due: "asc" }, take: BRIEFING_CARDS, select: { front: true, back: true } }),
+      this.db.card.findMany({
+        where: { topic, due: { lte: now } },
+        orderBy: { due: "asc" },
+        take: BRIEFING_CARDS,
+        select: { front: true, back: true },
+      }),
       this.dueCount(topic),
       this.db.topicMark.findMany({
         where: { status: "struggling", OR: [{ topic }, { session: { topic } }] },
@@ -201,7 +222,9 @@ export class CardStore {
     const marks = await this.db.topicMark.findMany({ where: { sessionId, status: "struggling" }, orderBy: { createdAt: "asc" } });
     if (marks.length === 0) return [];
     const made = new Set(
-      (await this.db.card.findMany({ where: { origin: "mark", originId: { in: marks.map((m) => m.id) } }, select: { originId: true } })).map((c) => c.originId),
+      (
+        await this.db.card.findMany({ where: { origin: "mark", originId: { in: marks.map((m) => m.id) } }, select: { originId: true } })
+      ).map((c) => c.originId),
     );
     return marks.filter((m) => !made.has(m.id)).map((m) => ({ markId: m.id, topic: m.topic, note: m.note }));
   }
@@ -222,7 +245,14 @@ export class CardStore {
       struggles: marks
         .filter((m) => m.status === "struggling")
         .slice(0, 50)
-        .map((m) => ({ id: m.id, topic: m.topic, note: m.note, at: m.createdAt.toISOString(), sessionId: m.sessionId, hasCard: carded.has(m.id) })),
+        .map((m) => ({
+          id: m.id,
+          topic: m.topic,
+          note: m.note,
+          at: m.createdAt.toISOString(),
+          sessionId: m.sessionId,
+          hasCard: carded.has(m.id),
+        })),
     };
   }
 
@@ -232,9 +262,13 @@ export class CardStore {
     return card;
   }
 
-  private async resolveOrigin(input: NewCardInput, writer: CardWriter): Promise<{ kind: CardOrigin; id: string | null; sessionId: string | null; defaultTopic: string | null }> {
+  private async resolveOrigin(
+    input: NewCardInput,
+    writer: CardWriter,
+  ): Promise<{ kind: CardOrigin; id: string | null; sessionId: string | null; defaultTopic: string | null }> {
     if (writer.source === "agent") {
-      if (input.origin && input.origin.kind !== "hand") throw badRequest("The tutor's cards come from its session: leave out origin.", { field: "origin" });
+      if (input.origin && input.origin.kind !== "hand")
+        throw badRequest("The tutor's cards come from its session: leave out origin.", { field: "origin" });
       const session = await this.db.studySession.findUnique({ where: { id: writer.sessionId }, select: { topic: true } });
       return { kind: "agent", id: null, sessionId: writer.sessionId, defaultTopic: session?.topic ?? null };
     }

@@ -21,7 +21,8 @@ export function parseCardsCsv(text: string, defaultTopic?: string): CsvOutcome {
   }
   const header = rows[0]?.map((c) => c.toLowerCase());
   if (header && header[0] === "front" && header[1] === "back") rows = rows.slice(1);
-  if (rows.length === 0) return { ok: false, reason: "The CSV has no cards: put one card per line, front,back[,topic]. Nothing was imported." };
+  if (rows.length === 0)
+    return { ok: false, reason: "The CSV has no cards: put one card per line, front,back[,topic]. Nothing was imported." };
   if (rows.length > IMPORT_MAX_CARDS) {
     return { ok: false, reason: `The CSV has ${rows.length} cards; import at most ${IMPORT_MAX_CARDS} at a time. Nothing was imported.` };
   }
@@ -29,14 +30,19 @@ export function parseCardsCsv(text: string, defaultTopic?: string): CsvOutcome {
   for (const [i, row] of rows.entries()) {
     const line = `Card ${i + 1} (“${(row[0] ?? "").slice(0, 40)}”)`;
     const nothing = "Nothing was imported.";
-    if (row.length < 2 || row.length > 3) return { ok: false, reason: `${line} has ${row.length} column${row.length === 1 ? "" : "s"}; write front,back or front,back,topic. ${nothing}` };
+    if (row.length < 2 || row.length > 3)
+      return {
+        ok: false,
+        reason: `${line} has ${row.length} column${row.length === 1 ? "" : "s"}; write front,back or front,back,topic. ${nothing}`,
+      };
     const [front, back, topic] = row as [string, string, string?];
     if (!front || !back) return { ok: false, reason: `${line} has an empty ${front ? "back" : "front"}. ${nothing}` };
     if (front.length > CARD_SIDE_MAX_CHARS || back.length > CARD_SIDE_MAX_CHARS) {
       return { ok: false, reason: `${line} is too long: each side at most ${CARD_SIDE_MAX_CHARS} characters. ${nothing}` };
     }
     const checked = topicField.safeParse(topic || defaultTopic || "");
-    if (!checked.success) return { ok: false, reason: `${line} has no topic: add a third column or choose a topic for the import. ${nothing}` };
+    if (!checked.success)
+      return { ok: false, reason: `${line} has no topic: add a third column or choose a topic for the import. ${nothing}` };
     cards.push({ front, back, topic: checked.data });
   }
   return { ok: true, cards };

@@ -1,6 +1,16 @@
 import { createEmptyCard, fsrs, generatorParameters, type Grade } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
-import { formatWait, newState, preview, ratingName, ratingNumber, recallChance, replay, schedule, type RatingNumber } from "./scheduling.ts";
+import {
+  formatWait,
+  newState,
+  preview,
+  ratingName,
+  ratingNumber,
+  recallChance,
+  replay,
+  schedule,
+  type RatingNumber,
+} from "./scheduling.ts";
 
 const T0 = new Date("2026-12-01T09:00:00Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
@@ -16,7 +26,13 @@ function direct(history: { rating: RatingNumber; reviewedAt: Date }[]) {
 describe("scheduling over ts-fsrs", () => {
   const histories: { name: string; history: { rating: RatingNumber; reviewedAt: Date }[] }[] = [
     { name: "one good", history: [{ rating: 3, reviewedAt: at(1) }] },
-    { name: "again then good", history: [{ rating: 1, reviewedAt: at(1) }, { rating: 3, reviewedAt: at(12) }] },
+    {
+      name: "again then good",
+      history: [
+        { rating: 1, reviewedAt: at(1) },
+        { rating: 3, reviewedAt: at(12) },
+      ],
+    },
     {
       name: "easy, good a week later, hard, then a lapse",
       history: [

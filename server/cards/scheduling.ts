@@ -44,13 +44,22 @@ export interface ReviewOutcome {
 }
 
 /** The state after answering `rating` at `at`. */
-export function schedule(state: SchedulingState, rating: RatingNumber, at: Date, params: FSRSParameters = defaultParameters()): ReviewOutcome {
+export function schedule(
+  state: SchedulingState,
+  rating: RatingNumber,
+  at: Date,
+  params: FSRSParameters = defaultParameters(),
+): ReviewOutcome {
   const result = fsrs(params).next(toFsrs(state), at, rating as Grade);
   return { before: state, after: fromFsrs(result.card) };
 }
 
 /** A card's state from its creation time and its reviews in order: what the cards table caches. */
-export function replay(createdAt: Date, reviews: readonly { rating: number; reviewedAt: Date }[], params: FSRSParameters = defaultParameters()): SchedulingState {
+export function replay(
+  createdAt: Date,
+  reviews: readonly { rating: number; reviewedAt: Date }[],
+  params: FSRSParameters = defaultParameters(),
+): SchedulingState {
   const scheduler = fsrs(params);
   let card = createEmptyCard(createdAt);
   for (const r of reviews) card = scheduler.next(card, r.reviewedAt, r.rating as Grade).card;

@@ -42,7 +42,12 @@ export interface TopicModel {
 const REVIEW_STATE = 2;
 const AGAIN = 1;
 
-export function topicModel(cards: readonly SchedulingState[], reviews: readonly ReviewFact[], marks: readonly MarkFact[], now: Date): TopicModel {
+export function topicModel(
+  cards: readonly SchedulingState[],
+  reviews: readonly ReviewFact[],
+  marks: readonly MarkFact[],
+  now: Date,
+): TopicModel {
   const chances = cards.map((c) => recallChance(c, now)).filter((c): c is number => c !== null);
   const weeks = new Map<string, { wins: number; struggles: number; reviews: number; recalled: number; matured: number }>();
   const week = (d: Date) => {
@@ -86,7 +91,13 @@ export function topicModel(cards: readonly SchedulingState[], reviews: readonly 
     struggles,
     weeks: [...weeks.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([key, w]) => ({ week: key, wins: w.wins, struggles: w.struggles, reviews: w.reviews, retention: w.matured ? w.recalled / w.matured : null })),
+      .map(([key, w]) => ({
+        week: key,
+        wins: w.wins,
+        struggles: w.struggles,
+        reviews: w.reviews,
+        retention: w.matured ? w.recalled / w.matured : null,
+      })),
   };
 }
 

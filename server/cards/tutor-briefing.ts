@@ -14,12 +14,18 @@ export function reviewSection(topic: string, briefing: TutorBriefing | undefined
       "",
       ...briefing.dueCards.map((c, i) => `${i + 1}. Q: ${oneLine(c.front)}\n   A: ${oneLine(c.back)}`),
     );
-    if (briefing.dueCount > briefing.dueCards.length) lines.push("", `(${briefing.dueCount - briefing.dueCards.length} more: \`studyloop cards --due --topic ${shellWord(topic)}\`.)`);
+    if (briefing.dueCount > briefing.dueCards.length)
+      lines.push("", `(${briefing.dueCount - briefing.dueCards.length} more: \`studyloop cards --due --topic ${shellWord(topic)}\`.)`);
   } else {
     lines.push(`No cards on **${topic}** are due for review today.`);
   }
   if (briefing && briefing.struggles.length > 0) {
-    lines.push("", "Recently the learner struggled with:", "", ...briefing.struggles.map((s) => `- ${oneLine(s.topic)}${s.note ? `: ${oneLine(s.note)}` : ""} (${s.at.slice(0, 10)})`));
+    lines.push(
+      "",
+      "Recently the learner struggled with:",
+      "",
+      ...briefing.struggles.map((s) => `- ${oneLine(s.topic)}${s.note ? `: ${oneLine(s.note)}` : ""} (${s.at.slice(0, 10)})`),
+    );
   }
   lines.push(
     "",

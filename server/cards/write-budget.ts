@@ -15,8 +15,14 @@ export const CardWriteLimit = {
 export class WriteBudget {
   private readonly limiter: FailureLimiter;
 
-  constructor(options: { maxWrites: number; windowMs: number } = { maxWrites: CardWriteLimit.MAX_WRITES, windowMs: CardWriteLimit.WINDOW_MS }, now: () => number = Date.now) {
-    this.limiter = new FailureLimiter({ maxFailures: options.maxWrites, windowMs: options.windowMs, maxKeys: CardWriteLimit.MAX_CLIENTS }, now);
+  constructor(
+    options: { maxWrites: number; windowMs: number } = { maxWrites: CardWriteLimit.MAX_WRITES, windowMs: CardWriteLimit.WINDOW_MS },
+    now: () => number = Date.now,
+  ) {
+    this.limiter = new FailureLimiter(
+      { maxFailures: options.maxWrites, windowMs: options.windowMs, maxKeys: CardWriteLimit.MAX_CLIENTS },
+      now,
+    );
   }
 
   /** Counts one write for `client`; returns 0 when it may go ahead, or the ms to wait. */

@@ -44,12 +44,18 @@ export function parseCardArgs(argv: readonly string[]): { help: true } | ({ help
   const example = 'e.g. studyloop card "What does a closure capture?" "The variables of its lexical scope" --topic closures';
   if (!front) throw new UsageError(`Give the card's front (the question) and back (the answer), ${example}. Nothing was written.`);
   if (!back) throw new UsageError(`The card has no back: give the answer as a second quoted argument, ${example}. Nothing was written.`);
-  for (const [name, text] of [["front", front], ["back", back]] as const) {
-    if (text.length > CARD_SIDE_MAX_CHARS) throw new UsageError(`The ${name} is ${text.length} characters long; use at most ${CARD_SIDE_MAX_CHARS}. Nothing was written.`);
+  for (const [name, text] of [
+    ["front", front],
+    ["back", back],
+  ] as const) {
+    if (text.length > CARD_SIDE_MAX_CHARS)
+      throw new UsageError(`The ${name} is ${text.length} characters long; use at most ${CARD_SIDE_MAX_CHARS}. Nothing was written.`);
   }
   const topic = typeof parsed.options.topic === "string" ? parsed.options.topic.trim() : undefined;
-  if (topic !== undefined && !topic) throw new UsageError("--topic is empty: name the topic, or leave it out for the session's topic. Nothing was written.");
-  if (topic && topic.length > TOPIC_MAX_CHARS) throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}. Nothing was written.`);
+  if (topic !== undefined && !topic)
+    throw new UsageError("--topic is empty: name the topic, or leave it out for the session's topic. Nothing was written.");
+  if (topic && topic.length > TOPIC_MAX_CHARS)
+    throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}. Nothing was written.`);
   return { help: false, front, back, ...(topic ? { topic } : {}) };
 }
 
@@ -58,7 +64,8 @@ export function parseCardsArgs(argv: readonly string[]): { help: true } | { help
   if (parsed.help) return { help: true };
   const topic = typeof parsed.options.topic === "string" ? parsed.options.topic.trim() : undefined;
   if (topic !== undefined && !topic) throw new UsageError("--topic is empty: name the topic, or leave it out for every topic.");
-  if (topic && topic.length > TOPIC_MAX_CHARS) throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}.`);
+  if (topic && topic.length > TOPIC_MAX_CHARS)
+    throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}.`);
   return { help: false, due: parsed.options.due === true, ...(topic ? { topic } : {}) };
 }
 
@@ -68,7 +75,11 @@ export async function runCard(argv: readonly string[], env: Env = process.env, f
     console.log(`${formatHelp(cardCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
     return 0;
   }
-  const { topic } = await sessionWriter("card", env, fetchImpl).card({ front: args.front, back: args.back, ...(args.topic ? { topic: args.topic } : {}) });
+  const { topic } = await sessionWriter("card", env, fetchImpl).card({
+    front: args.front,
+    back: args.back,
+    ...(args.topic ? { topic: args.topic } : {}),
+  });
   console.log(`Card added to "${topic}": ${args.front}`);
   return 0;
 }
@@ -77,7 +88,10 @@ export async function runCard(argv: readonly string[], env: Env = process.env, f
 export function formatCards(cards: readonly CardView[], due: boolean, topic: string | undefined): string {
   const scope = `${due ? "due " : ""}card${cards.length === 1 ? "" : "s"}${topic ? ` on "${topic}"` : ""}`;
   if (cards.length === 0) return `${due ? "No cards are due" : "No cards yet"}${topic ? ` on "${topic}"` : ""}.`;
-  const blocks = cards.map((c, i) => `${i + 1}. Q: ${c.front}\n   A: ${c.back}\n   (${c.topic} · ${c.isDue ? "due now" : `due ${c.due.slice(0, 16).replace("T", " ")} UTC`})`);
+  const blocks = cards.map(
+    (c, i) =>
+      `${i + 1}. Q: ${c.front}\n   A: ${c.back}\n   (${c.topic} · ${c.isDue ? "due now" : `due ${c.due.slice(0, 16).replace("T", " ")} UTC`})`,
+  );
   return `${cards.length} ${scope}:\n\n${blocks.join("\n\n")}`;
 }
 
@@ -92,7 +106,8 @@ export async function runCards(argv: readonly string[], env: Env = process.env, 
   const url = env.STUDYLOOP_URL?.trim();
   const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
   if (url && token) {
-    cards = ((await getFromSession({ url: url.replace(/\/+$/, ""), token }, `/api/cards?${query}`, fetchImpl)) as { cards: CardView[] }).cards;
+    cards = ((await getFromSession({ url: url.replace(/\/+$/, ""), token }, `/api/cards?${query}`, fetchImpl)) as { cards: CardView[] })
+      .cards;
   } else {
     const data = await openLocalData(env.STUDYLOOP_DATA_DIR?.trim() || undefined);
     try {

@@ -5,7 +5,14 @@ import { isSessionError, type SessionErrorCode } from "../sessions/session-error
 import { UsageError } from "./options.ts";
 
 /** Exit code 2: the command asked for something that cannot be (the learner fixes the command). */
-const USAGE: ReadonlySet<SessionErrorCode> = new Set(["agent-unknown", "no-acp", "nothing-to-end", "not-found", "not-continuable", "wrong-transport"]);
+const USAGE: ReadonlySet<SessionErrorCode> = new Set([
+  "agent-unknown",
+  "no-acp",
+  "nothing-to-end",
+  "not-found",
+  "not-continuable",
+  "wrong-transport",
+]);
 
 /** Exit code 75 (EX_TEMPFAIL): try again later (the database is locked, the disk full). */
 export const EXIT_TRY_AGAIN = 75;

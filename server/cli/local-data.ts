@@ -35,7 +35,16 @@ export async function openLocalData(dataDirFlag: string | undefined): Promise<Lo
   const reads = openReadConnection(databaseFile(dataDir));
   const agents = new AgentRegistry(dataDir);
   const cards = new CardStore(db);
-  const sessions = new SessionService({ db, reads, dataDir, settings, agents, ownerUrl: "", log: () => undefined, briefing: cards.briefingOrNothing(() => undefined) });
+  const sessions = new SessionService({
+    db,
+    reads,
+    dataDir,
+    settings,
+    agents,
+    ownerUrl: "",
+    log: () => undefined,
+    briefing: cards.briefingOrNothing(() => undefined),
+  });
   const close = async () => {
     await db.$disconnect();
     reads.close();

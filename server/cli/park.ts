@@ -21,12 +21,18 @@ export function parseParkArgs(argv: readonly string[]): { help: true } | { help:
   const text = parsed.positionals.join(" ").trim();
   if (!text) throw new UsageError('Say what to park, e.g. studyloop park "why do closures capture variables?"');
   if (text.length > PARKED_TEXT_MAX_CHARS) {
-    throw new UsageError(`The thought is ${text.length} characters long; park at most ${PARKED_TEXT_MAX_CHARS} (a sentence or two). Nothing was written.`);
+    throw new UsageError(
+      `The thought is ${text.length} characters long; park at most ${PARKED_TEXT_MAX_CHARS} (a sentence or two). Nothing was written.`,
+    );
   }
   return { help: false, text };
 }
 
-export async function runPark(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env, fetchImpl?: Fetch): Promise<number> {
+export async function runPark(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  fetchImpl?: Fetch,
+): Promise<number> {
   const args = parseParkArgs(argv);
   if (args.help) {
     console.log(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);

@@ -10,9 +10,12 @@ describe("studyloop recall", () => {
     expect(parseRecallArgs(["--help"])).toEqual({ help: true });
   });
 
-  it.each([[[]], [["x", "--limit", "0"]], [["x", "--limit", "21"]], [["x", "--limit", "two"]], [["x".repeat(201)]]])("refuses %j with a sentence (exit 2)", (argv) => {
-    expect(() => parseRecallArgs(argv as string[])).toThrow(UsageError);
-  });
+  it.each([[[]], [["x", "--limit", "0"]], [["x", "--limit", "21"]], [["x", "--limit", "two"]], [["x".repeat(201)]]])(
+    "refuses %j with a sentence (exit 2)",
+    (argv) => {
+      expect(() => parseRecallArgs(argv as string[])).toThrow(UsageError);
+    },
+  );
 
   it("prints date, topic, where, the snippet with its match, and a link", () => {
     const hit: SearchHit = {

@@ -19,7 +19,12 @@ export const recallCommand: CommandSpec = {
   usage: 'studyloop recall "WORDS" [--limit N] [--data-dir D]',
   options: [
     { name: "limit", kind: "string", value: "N", description: "How many moments to print (1-20, default 5)." },
-    { name: "data-dir", kind: "string", value: "D", description: "The data directory to search outside a session (default: the usual one)." },
+    {
+      name: "data-dir",
+      kind: "string",
+      value: "D",
+      description: "The data directory to search outside a session (default: the usual one).",
+    },
   ],
   maxPositionals: Number.POSITIVE_INFINITY,
 };
@@ -36,10 +41,12 @@ export function parseRecallArgs(argv: readonly string[]): { help: true } | ({ he
   if (parsed.help) return { help: true };
   const query = parsed.positionals.join(" ").trim();
   if (!query) throw new UsageError('Say what to look for, e.g. studyloop recall "closures".');
-  if (query.length > SEARCH_MAX_CHARS) throw new UsageError(`The search is ${query.length} characters long; use at most ${SEARCH_MAX_CHARS}.`);
+  if (query.length > SEARCH_MAX_CHARS)
+    throw new UsageError(`The search is ${query.length} characters long; use at most ${SEARCH_MAX_CHARS}.`);
   const rawLimit = parsed.options.limit;
   const limit = rawLimit === undefined ? 5 : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError(`--limit must be a whole number from 1 to 20, not "${String(rawLimit)}".`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 20)
+    throw new UsageError(`--limit must be a whole number from 1 to 20, not "${String(rawLimit)}".`);
   const dataDir = typeof parsed.options["data-dir"] === "string" ? parsed.options["data-dir"] : undefined;
   return { help: false, query, limit, dataDir };
 }
@@ -55,7 +62,12 @@ export function formatRecall(query: string, hits: readonly SearchHit[], baseUrl:
   const lines = [`${hits.length} ${hits.length === 1 ? "moment" : "moments"} from past sessions matching "${printable(query)}":`, ""];
   hits.forEach((hit, i) => {
     const date = new Date(hit.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-    const where = hit.kind === "transcript" && hit.atMs !== null ? `transcript at ${clock(hit.atMs)}` : hit.kind === "chat" && hit.atMs !== null ? `conversation at ${clock(hit.atMs)}` : hit.kind;
+    const where =
+      hit.kind === "transcript" && hit.atMs !== null
+        ? `transcript at ${clock(hit.atMs)}`
+        : hit.kind === "chat" && hit.atMs !== null
+          ? `conversation at ${clock(hit.atMs)}`
+          : hit.kind;
     lines.push(`${i + 1}. ${date} UTC · ${printable(hit.topic)} · ${where}`);
     lines.push(`   ${printable(snippetLine(hit.snippet))}`);
     lines.push(`   ${baseUrl ? baseUrl : ""}${hit.href}`);
@@ -66,7 +78,9 @@ export function formatRecall(query: string, hits: readonly SearchHit[], baseUrl:
 export async function runRecall(argv: readonly string[], env: Env = process.env, fetchImpl?: Fetch): Promise<number> {
   const args = parseRecallArgs(argv);
   if (args.help) {
-    console.log(`${formatHelp(recallCommand)}\n\nInside a StudyLoop session it searches every earlier session; elsewhere, the data directory's.`);
+    console.log(
+      `${formatHelp(recallCommand)}\n\nInside a StudyLoop session it searches every earlier session; elsewhere, the data directory's.`,
+    );
     return 0;
   }
   const { hits, baseUrl } = await recall(args, env, fetchImpl);
@@ -77,7 +91,9 @@ export async function runRecall(argv: readonly string[], env: Env = process.env,
 async function recall(args: RecallArgs, env: Env, fetchImpl?: Fetch): Promise<{ hits: SearchHit[]; baseUrl: string | null }> {
   if (env.STUDYLOOP_URL?.trim() && env.STUDYLOOP_SESSION_TOKEN?.trim() && !args.dataDir) {
     const session = sessionEnv("recall", env);
-    const answer = (await postToSession(session, "/api/session/recall", { query: args.query, limit: args.limit }, fetchImpl)) as { hits?: SearchHit[] };
+    const answer = (await postToSession(session, "/api/session/recall", { query: args.query, limit: args.limit }, fetchImpl)) as {
+      hits?: SearchHit[];
+    };
     return { hits: answer.hits ?? [], baseUrl: session.url };
   }
   const data = await openLocalData(args.dataDir ?? env.STUDYLOOP_DATA_DIR?.trim() ?? undefined);

@@ -44,7 +44,11 @@ export async function getFromSession(session: SessionEnv, path: string, fetchImp
 
 /** POSTs JSON with the session token; returns the answer's body, or throws with the server's sentence. */
 export async function postToSession(session: SessionEnv, path: string, body: unknown, fetchImpl: Fetch = fetch): Promise<unknown> {
-  const init = { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` }, body: JSON.stringify(body) };
+  const init = {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` },
+    body: JSON.stringify(body),
+  };
   return answerOf(await send(session, path, init, fetchImpl));
 }
 

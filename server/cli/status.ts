@@ -29,7 +29,9 @@ export async function runStatus(argv: readonly string[]): Promise<number> {
     }
     const s = state.session;
     const v = current.verdict;
-    console.log(`"${s.topic}" with ${s.agent} (${s.transport}), since ${new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}.`);
+    console.log(
+      `"${s.topic}" with ${s.agent} (${s.transport}), since ${new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}.`,
+    );
     console.log(`Verdict: ${v.kind} (${v.rule}).`);
     if (v.kind === "live-elsewhere" && v.via === "tmux") {
       console.log(`Reach it: studyloop study --resume   (tmux session ${v.muxSession}); end it: studyloop study --end`);

@@ -18,7 +18,12 @@ export const studioCommand: CommandSpec = {
   summary: "Browse and edit StudyLoop's database in Prisma Studio (on this machine only).",
   usage: "npm run studio -- [--data-dir D] [--port P]",
   options: [
-    { name: "data-dir", kind: "string", value: "D", description: "The data directory (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop)." },
+    {
+      name: "data-dir",
+      kind: "string",
+      value: "D",
+      description: "The data directory (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
+    },
     { name: "port", kind: "port", value: "P", description: `Port for Studio on 127.0.0.1 (default ${DEFAULT_STUDIO_PORT}).` },
   ],
 };
@@ -35,7 +40,9 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
   const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
   // Studio crashes with a stack trace on a busy port: say it in one sentence instead.
   if (await canConnect(port)) {
-    throw new UsageError(`Port ${port} on 127.0.0.1 is already in use (is Studio already running?): stop it or choose another port with --port.`);
+    throw new UsageError(
+      `Port ${port} on 127.0.0.1 is already in use (is Studio already running?): stop it or choose another port with --port.`,
+    );
   }
 
   try {

@@ -33,7 +33,12 @@ describe("parsing", () => {
 
   it("marks a topic with a status and an optional note", () => {
     expect(parseTopicArgs(["closures", "--status", "win"])).toEqual({ help: false, topic: "closures", status: "win" });
-    expect(parseTopicArgs(["tail", "calls", "--status=struggling", "--note", "TCO?"])).toEqual({ help: false, topic: "tail calls", status: "struggling", note: "TCO?" });
+    expect(parseTopicArgs(["tail", "calls", "--status=struggling", "--note", "TCO?"])).toEqual({
+      help: false,
+      topic: "tail calls",
+      status: "struggling",
+      note: "TCO?",
+    });
   });
 
   it.each([
@@ -49,9 +54,14 @@ describe("parsing", () => {
   });
 
   it("needs the session's URL and token from the environment", () => {
-    expect(sessionEnv("park", { STUDYLOOP_URL: "http://127.0.0.1:8567/", STUDYLOOP_SESSION_TOKEN: "t" })).toEqual({ url: "http://127.0.0.1:8567", token: "t" });
+    expect(sessionEnv("park", { STUDYLOOP_URL: "http://127.0.0.1:8567/", STUDYLOOP_SESSION_TOKEN: "t" })).toEqual({
+      url: "http://127.0.0.1:8567",
+      token: "t",
+    });
     expect(() => sessionEnv("park", {})).toThrow(/works inside a StudyLoop study session/);
-    expect(() => sessionEnv("park", { STUDYLOOP_URL: "ftp://x", STUDYLOOP_SESSION_TOKEN: "t" })).toThrow(/must be the server's http\(s\) address/);
+    expect(() => sessionEnv("park", { STUDYLOOP_URL: "ftp://x", STUDYLOOP_SESSION_TOKEN: "t" })).toThrow(
+      /must be the server's http\(s\) address/,
+    );
   });
 });
 
@@ -79,7 +89,9 @@ describe("the command against a server", () => {
 
   function run(args: string[], env: Record<string, string> = { STUDYLOOP_URL: url, STUDYLOOP_SESSION_TOKEN: "secret-token" }) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } as unknown as NodeJS.ProcessEnv });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env } as unknown as NodeJS.ProcessEnv,
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -93,7 +105,9 @@ describe("the command against a server", () => {
     answer = { status: 201, body: { item: {} } };
     const result = await run(["park", "what is a monad?"]);
     expect(result).toMatchObject({ code: 0, stdout: "Parked for after the session: what is a monad?\n" });
-    expect(seen).toEqual([{ method: "POST", url: "/api/parking", authorization: "Bearer secret-token", body: { text: "what is a monad?" } }]);
+    expect(seen).toEqual([
+      { method: "POST", url: "/api/parking", authorization: "Bearer secret-token", body: { text: "what is a monad?" } },
+    ]);
   });
 
   it("marks a topic", async () => {
@@ -101,7 +115,11 @@ describe("the command against a server", () => {
     answer = { status: 201, body: { mark: {} } };
     const result = await run(["topic", "closures", "--status", "win", "--note", "explained it back"]);
     expect(result).toMatchObject({ code: 0, stdout: 'Marked "closures" as a win.\n' });
-    expect(seen[0]).toMatchObject({ url: "/api/session/topics", authorization: "Bearer secret-token", body: { topic: "closures", status: "win", note: "explained it back" } });
+    expect(seen[0]).toMatchObject({
+      url: "/api/session/topics",
+      authorization: "Bearer secret-token",
+      body: { topic: "closures", status: "win", note: "explained it back" },
+    });
   });
 
   it.each([

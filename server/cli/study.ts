@@ -49,11 +49,15 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
       if (o.end) {
         // Ends it wherever it runs: tmux is closed, a browser session's server stops its agent.
         const view = await data.sessions.end("ended-by-learner");
-        console.log(`Ended "${view.topic}" after ${view.durationMinutes ?? 0} min. ${view.summary?.forNextSession.length ? `For next time: ${view.summary.forNextSession.join("; ")}.` : ""}`.trim());
+        console.log(
+          `Ended "${view.topic}" after ${view.durationMinutes ?? 0} min. ${view.summary?.forNextSession.length ? `For next time: ${view.summary.forNextSession.join("; ")}.` : ""}`.trim(),
+        );
         return 0;
       }
       if (open.row.transport !== "tmux" || !open.row.muxSession) {
-        throw new UsageError(`The running session "${open.row.topic}" is a browser session: open ${open.row.ownerUrl ?? "the StudyLoop page"}/study to rejoin it.`);
+        throw new UsageError(
+          `The running session "${open.row.topic}" is a browser session: open ${open.row.ownerUrl ?? "the StudyLoop page"}/study to rejoin it.`,
+        );
       }
       return attach(open.row.muxSession, tmux);
     }
@@ -61,7 +65,10 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
     const topic = parsed.positionals.join(" ").trim();
     if (!topic) throw new UsageError('Give a topic: studyloop study "closures".');
     const agent = (o.agent as string | undefined) ?? data.agents.list().find((a) => a.available)?.name;
-    if (!agent) throw new UsageError("No tutor agent is installed: install one (see studyloop web's Study page) or add one to studyloop.config.json.");
+    if (!agent)
+      throw new UsageError(
+        "No tutor agent is installed: install one (see studyloop web's Study page) or add one to studyloop.config.json.",
+      );
     const input = StartSessionSchema.safeParse({ topic, energy: Number(o.energy ?? 5), agent });
     if (!input.success) throw new UsageError(cliMessage(input.error.issues[0]?.message ?? "The session details are not valid"));
 
@@ -92,7 +99,9 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
 
 function attach(name: string, tmux: { socket?: string }): number {
   if (!process.stdin.isTTY) {
-    console.log(`Not a terminal here: attach from one with \`tmux ${tmux.socket ? `-L ${tmux.socket} ` : ""}attach -t ${name}\` or \`studyloop study --resume\`.`);
+    console.log(
+      `Not a terminal here: attach from one with \`tmux ${tmux.socket ? `-L ${tmux.socket} ` : ""}attach -t ${name}\` or \`studyloop study --resume\`.`,
+    );
     return 0;
   }
   const { command, args } = attachCommand(name, tmux);

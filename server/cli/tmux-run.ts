@@ -29,7 +29,9 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const row = await store.byId(id);
   const agent = row ? data.agents.find(row.agent) : undefined;
   if (!row || row.endedAt || !agent) {
-    console.error(row?.endedAt ? "This study session has already ended." : "This study session cannot be found or its agent is not configured.");
+    console.error(
+      row?.endedAt ? "This study session has already ended." : "This study session cannot be found or its agent is not configured.",
+    );
     await data.close();
     return 2;
   }

@@ -35,15 +35,21 @@ export function parseTopicArgs(argv: readonly string[]): { help: true } | ({ hel
   if (topic.length > TOPIC_MAX_CHARS) throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}.`);
   const status = parsed.options.status;
   if (status === undefined) throw new UsageError(`${SAY_STATUS}: how is "${topic}" going?`);
-  if (!(MARK_STATUSES as readonly unknown[]).includes(status)) throw new UsageError(`--status must be one of ${MARK_STATUSES.join(", ")}, not "${String(status)}".`);
+  if (!(MARK_STATUSES as readonly unknown[]).includes(status))
+    throw new UsageError(`--status must be one of ${MARK_STATUSES.join(", ")}, not "${String(status)}".`);
   const note = typeof parsed.options.note === "string" ? parsed.options.note.trim() : undefined;
-  if (note !== undefined && note.length > PARKED_TEXT_MAX_CHARS) throw new UsageError(`The note is ${note.length} characters long; use at most ${PARKED_TEXT_MAX_CHARS}.`);
+  if (note !== undefined && note.length > PARKED_TEXT_MAX_CHARS)
+    throw new UsageError(`The note is ${note.length} characters long; use at most ${PARKED_TEXT_MAX_CHARS}.`);
   return { help: false, topic, status: status as MarkStatus, ...(note ? { note } : {}) };
 }
 
 const SAID: Record<MarkStatus, string> = { win: "a win", struggling: "a struggle", learning: "learning", insight: "an insight" };
 
-export async function runTopic(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env, fetchImpl?: Fetch): Promise<number> {
+export async function runTopic(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  fetchImpl?: Fetch,
+): Promise<number> {
   const args = parseTopicArgs(argv);
   if (args.help) {
     console.log(`${formatHelp(topicCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);

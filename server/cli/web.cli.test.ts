@@ -23,7 +23,11 @@ function tempDir(): string {
 }
 
 function run(args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000, env: { ...process.env, STUDYLOOP_DATA_DIR: "" } });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, STUDYLOOP_DATA_DIR: "" },
+  });
 }
 
 describe("studyloop", () => {
@@ -33,7 +37,8 @@ describe("studyloop", () => {
     expect(top.stdout).toContain("web");
     const web = run(["web", "--help"]);
     expect(web.status).toBe(0);
-    for (const option of ["--port", "--host", "--data-dir", "--dev", "--lan", "--tls-cert", "--tls-key", "--allow-origin"]) expect(web.stdout).toContain(option);
+    for (const option of ["--port", "--host", "--data-dir", "--dev", "--lan", "--tls-cert", "--tls-key", "--allow-origin"])
+      expect(web.stdout).toContain(option);
   });
 
   it.each([
@@ -43,7 +48,10 @@ describe("studyloop", () => {
     [["fly"], /^studyloop: Unknown command "fly"/],
     [["web", "--allow-origin", "ftp://files.example"], /^studyloop: --allow-origin: "ftp:\/\/files.example" is not an origin/],
     [["web", "--tls-cert", "/nonexistent/cert.pem"], /^studyloop: --tls-cert and --tls-key go together/],
-    [["web", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], /^studyloop: --tls-cert: cannot read \/nonexistent\/cert.pem/],
+    [
+      ["web", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"],
+      /^studyloop: --tls-cert: cannot read \/nonexistent\/cert.pem/,
+    ],
   ])("%j exits 2 with one sentence", (args, message) => {
     const dir = tempDir();
     const result = run([...args, "--data-dir", dir]);

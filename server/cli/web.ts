@@ -23,11 +23,27 @@ export const webCommand: CommandSpec = {
   options: [
     { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
-    { name: "data-dir", kind: "string", value: "D", description: "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop)." },
-    { name: "lan", kind: "boolean", description: "Serve the local network too (binds all interfaces): every device, this one included, must be paired first with a one-time link printed here." },
+    {
+      name: "data-dir",
+      kind: "string",
+      value: "D",
+      description:
+        "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
+    },
+    {
+      name: "lan",
+      kind: "boolean",
+      description:
+        "Serve the local network too (binds all interfaces): every device, this one included, must be paired first with a one-time link printed here.",
+    },
     { name: "tls-cert", kind: "string", value: "F", description: "Serve HTTPS and WSS with this certificate (PEM file); needs --tls-key." },
     { name: "tls-key", kind: "string", value: "F", description: "The private key (PEM file) for --tls-cert." },
-    { name: "allow-origin", kind: "string", value: "O", description: "Also trust requests from these origins, comma-separated (e.g. https://study.example.org behind a proxy)." },
+    {
+      name: "allow-origin",
+      kind: "string",
+      value: "O",
+      description: "Also trust requests from these origins, comma-separated (e.g. https://study.example.org behind a proxy).",
+    },
     { name: "dev", kind: "boolean", description: "Run Next.js in development mode (hot reload) instead of the production build." },
   ],
 };
@@ -131,7 +147,9 @@ function readTls(certFile: string | undefined, keyFile: string | undefined): { c
   try {
     tls.createSecureContext({ cert, key });
   } catch (error) {
-    throw new UsageError(`--tls-cert and --tls-key do not make a usable certificate (${(error as Error).message}): give PEM files of a certificate and its own key.`);
+    throw new UsageError(
+      `--tls-cert and --tls-key do not make a usable certificate (${(error as Error).message}): give PEM files of a certificate and its own key.`,
+    );
   }
   return { cert, key };
 }
@@ -181,9 +199,16 @@ function assertPortFree(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") reject(new UsageError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`));
-      else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") reject(new UsageError(`Cannot listen on ${host}: this machine has no such address. Use --host 127.0.0.1.`));
-      else if (error.code === "EACCES") reject(new UsageError(`Not allowed to listen on port ${port}: choose a port above 1023 with --port.`));
+      if (error.code === "EADDRINUSE")
+        reject(
+          new UsageError(
+            `Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`,
+          ),
+        );
+      else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND")
+        reject(new UsageError(`Cannot listen on ${host}: this machine has no such address. Use --host 127.0.0.1.`));
+      else if (error.code === "EACCES")
+        reject(new UsageError(`Not allowed to listen on port ${port}: choose a port above 1023 with --port.`));
       else reject(error);
     });
     probe.listen(port, host, () => probe.close(() => resolve()));

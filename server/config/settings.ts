@@ -27,7 +27,10 @@ export const SettingsSchema = z.object({
   /** A chat turn with no event from the agent for this long is stopped (an agent stuck on its provider). */
   STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS: seconds(180),
   /** A private tmux server (tmux -L NAME) for CLI sessions; unset: the learner's default tmux. */
-  STUDYLOOP_TMUX_SOCKET: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+  STUDYLOOP_TMUX_SOCKET: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
   /** Megabytes one session's recording may reach (a marker says when it stopped); 0 records nothing. */

@@ -5,7 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { classifyDbFault, DbUnavailable, isDbUnavailable, withDb } from "./db-faults.ts";
 
-const adapterError = (originalCode: string) => ({ code: "P1008", meta: { driverAdapterError: { cause: { originalCode, kind: "SocketTimeout" } } } });
+const adapterError = (originalCode: string) => ({
+  code: "P1008",
+  meta: { driverAdapterError: { cause: { originalCode, kind: "SocketTimeout" } } },
+});
 
 describe("classifyDbFault", () => {
   it.each([
@@ -30,11 +33,15 @@ describe("classifyDbFault", () => {
 describe("withDb", () => {
   it("retries a lock until it is released, and passes other errors through untouched", async () => {
     let calls = 0;
-    const result = await withDb("park the thought", async () => {
-      calls++;
-      if (calls < 3) throw { code: "SQLITE_BUSY" };
-      return "ok";
-    }, { sleep: async () => undefined });
+    const result = await withDb(
+      "park the thought",
+      async () => {
+        calls++;
+        if (calls < 3) throw { code: "SQLITE_BUSY" };
+        return "ok";
+      },
+      { sleep: async () => undefined },
+    );
     expect([result, calls]).toEqual(["ok", 3]);
     const bug = new Error("a bug");
     await expect(withDb("x", async () => Promise.reject(bug))).rejects.toBe(bug);

@@ -5,13 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR } from "../config/paths.ts";
-import {
-  applyMigrations,
-  checksumMatches,
-  MigrationError,
-  pendingMigrations,
-  PRISMA_MIGRATIONS_TABLE_SQL,
-} from "./migrate.ts";
+import { applyMigrations, checksumMatches, MigrationError, pendingMigrations, PRISMA_MIGRATIONS_TABLE_SQL } from "./migrate.ts";
 
 const INIT = "20261129000000_init";
 const initSql = () => fs.readFileSync(path.join(MIGRATIONS_DIR, INIT, "migration.sql"));
@@ -46,9 +40,7 @@ function withDb<T>(fn: (db: Database.Database) => T): T {
 function snapshot() {
   return withDb((db) => ({
     schema: db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").all(),
-    history: db
-      .prepare("SELECT name FROM sqlite_master WHERE name = '_prisma_migrations'")
-      .get()
+    history: db.prepare("SELECT name FROM sqlite_master WHERE name = '_prisma_migrations'").get()
       ? db.prepare('SELECT * FROM "_prisma_migrations" ORDER BY migration_name').all()
       : null,
   }));
@@ -102,9 +94,7 @@ describe("applyMigrations", () => {
       expect(row.rolled_back_at).toBeNull();
       expect(row.applied_steps_count).toBe(1);
       // Prisma's storage format: INTEGER unix milliseconds.
-      const types = db
-        .prepare('SELECT typeof(started_at) AS s, typeof(finished_at) AS f FROM "_prisma_migrations"')
-        .get();
+      const types = db.prepare('SELECT typeof(started_at) AS s, typeof(finished_at) AS f FROM "_prisma_migrations"').get();
       expect(types).toEqual({ s: "integer", f: "integer" });
       expect(row.started_at).toBeGreaterThanOrEqual(t0);
       expect(row.finished_at).toBeGreaterThanOrEqual(row.started_at);
@@ -125,14 +115,8 @@ describe("applyMigrations", () => {
     addMigration("20261201000000_b", 'ALTER TABLE "study_sessions" ADD COLUMN "mood" TEXT;\n');
     addMigration("20261202000000_c", 'CREATE INDEX "study_sessions_mood_idx" ON "study_sessions"("mood");\n');
     expect(pendingMigrations(dbFile, migrationsDir)).toEqual([INIT, "20261201000000_b", "20261202000000_c"]);
-    expect(applyMigrations(dbFile, migrationsDir).applied).toEqual([
-      INIT,
-      "20261201000000_b",
-      "20261202000000_c",
-    ]);
-    const names = withDb((db) =>
-      db.prepare('SELECT migration_name FROM "_prisma_migrations" ORDER BY started_at, rowid').all(),
-    );
+    expect(applyMigrations(dbFile, migrationsDir).applied).toEqual([INIT, "20261201000000_b", "20261202000000_c"]);
+    const names = withDb((db) => db.prepare('SELECT migration_name FROM "_prisma_migrations" ORDER BY started_at, rowid').all());
     expect(names.map((r: any) => r.migration_name)).toEqual([INIT, "20261201000000_b", "20261202000000_c"]);
   });
 

@@ -87,10 +87,7 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): LocalMigration[] {
 export function checksumMatches(sql: string, recorded: string): boolean {
   return [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\n", "\r\n")].some((variant) => {
     const digest = createHash("sha256").update(variant).digest();
-    const rendered =
-      recorded.length !== 64 && recorded !== ""
-        ? [...digest].map((b) => b.toString(16)).join("")
-        : digest.toString("hex");
+    const rendered = recorded.length !== 64 && recorded !== "" ? [...digest].map((b) => b.toString(16)).join("") : digest.toString("hex");
     return rendered === recorded;
   });
 }
@@ -137,9 +134,7 @@ function plan(records: MigrationRow[], local: LocalMigration[]) {
     );
   }
 
-  const changed = active
-    .filter((r) => !checksumMatches(byName.get(r.migration_name)!.sql, r.checksum))
-    .map((r) => r.migration_name);
+  const changed = active.filter((r) => !checksumMatches(byName.get(r.migration_name)!.sql, r.checksum)).map((r) => r.migration_name);
   if (changed.length > 0) {
     throw new MigrationError(
       "checksum-mismatch",
@@ -170,10 +165,7 @@ export function pendingMigrations(dbFile: string, migrationsDir: string = MIGRAT
 }
 
 /** Brings dbFile (created if missing) up to date with migrationsDir, one transaction per migration. */
-export function applyMigrations(
-  dbFile: string,
-  migrationsDir: string = MIGRATIONS_DIR,
-): { applied: string[]; alreadyApplied: string[] } {
+export function applyMigrations(dbFile: string, migrationsDir: string = MIGRATIONS_DIR): { applied: string[]; alreadyApplied: string[] } {
   const local = readMigrations(migrationsDir);
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
   const db = new Database(dbFile);

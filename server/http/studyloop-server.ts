@@ -61,7 +61,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     res.setHeader("retry-after", "2");
     res.end("StudyLoop is starting. Reload in a moment.\n");
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : http.createServer(onRequest);
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : http.createServer(onRequest);
   await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
   const url = `${options.tls ? "https" : "http"}://${urlHost(options.host)}:${port}`;
@@ -88,7 +90,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       briefing: cards.briefingOrNothing(log),
     });
     // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
-    const record = new LearningRecord({ db, dataDir: options.dataDir, sessions, maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000, log });
+    const record = new LearningRecord({
+      db,
+      dataDir: options.dataDir,
+      sessions,
+      maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000,
+      log,
+    });
     await sessions.startBackgroundWork();
     record.start();
     const study = new StudyLog(db, sessions, events, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
@@ -104,7 +112,17 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       log,
     });
     const notifications = createNotifications({ db, sessions, events, access, dataDir: options.dataDir, settings: options.settings, log });
-    const runtime: Runtime = { dataDir: options.dataDir, sessions, agents, study, access, cards, events, record, notify: notifications.notifier };
+    const runtime: Runtime = {
+      dataDir: options.dataDir,
+      sessions,
+      agents,
+      study,
+      access,
+      cards,
+      events,
+      record,
+      notify: notifications.notifier,
+    };
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
@@ -116,7 +134,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       void gate.request(req, res, csp).then(
         (cleared) => (cleared ? requestHandler(req, res) : undefined),
         (error: unknown) => {
-          log(`Request ${req.method} ${req.url} failed at the gate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          log(
+            `Request ${req.method} ${req.url} failed at the gate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           if (!res.headersSent) {
             res.statusCode = 500;
             res.setHeader("content-type", "text/plain; charset=utf-8");
@@ -170,7 +190,11 @@ function listen(server: http.Server | https.Server, host: string, port: number):
     const onError = (error: NodeJS.ErrnoException) => {
       server.off("listening", onListening);
       if (error.code === "EADDRINUSE") {
-        reject(new ListenError(`Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`));
+        reject(
+          new ListenError(
+            `Port ${port} on ${host} is already in use: is StudyLoop (or another program) already running there? Stop it or choose another port with --port.`,
+          ),
+        );
       } else if (error.code === "EACCES") {
         reject(new ListenError(`Not allowed to listen on port ${port}: choose a port above 1023 with --port.`));
       } else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {

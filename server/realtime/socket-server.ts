@@ -122,7 +122,8 @@ export function attachRealtime(
     socket.on("acp:prompt", (payload, ack) => {
       if (typeof ack !== "function") return;
       const parsed = PromptSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters, 4 attachments)." });
+      if (!parsed.success)
+        return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters, 4 attachments)." });
       const chat = sessions.chat(parsed.data.sessionId, socket.id);
       if (!chat) return ack(NOT_ATTACHED);
       try {
@@ -239,5 +240,9 @@ function failure(error: unknown, log: (line: string) => void) {
     return { ok: false as const, status: refusal.status, error: refusal.message, ...(session ? { session } : {}) };
   }
   log(`Socket request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return { ok: false as const, status: 500, error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log." };
+  return {
+    ok: false as const,
+    status: 500,
+    error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log.",
+  };
 }

@@ -102,5 +102,9 @@ function failure(error: unknown, log: (line: string) => void) {
   const refusal = toApiError(error);
   if (refusal) return { ok: false as const, status: refusal.status, error: refusal.message };
   log(`Study socket request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return { ok: false as const, status: 500, error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log." };
+  return {
+    ok: false as const,
+    status: 500,
+    error: "Something went wrong on the StudyLoop server. Reload the page; if it keeps happening, see the server's log.",
+  };
 }

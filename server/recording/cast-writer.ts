@@ -57,7 +57,14 @@ export class CastWriter {
   static open(file: string, options: CastWriterOptions): CastWriter {
     const fd = fs.openSync(file, "w", 0o600);
     const header = Buffer.from(
-      encodeHeader({ version: 2, width: options.cols, height: options.rows, timestamp: Math.floor((options.startedAtMs ?? Date.now()) / 1000), ...(options.title ? { title: options.title } : {}), env: { TERM: "xterm-256color" } }),
+      encodeHeader({
+        version: 2,
+        width: options.cols,
+        height: options.rows,
+        timestamp: Math.floor((options.startedAtMs ?? Date.now()) / 1000),
+        ...(options.title ? { title: options.title } : {}),
+        env: { TERM: "xterm-256color" },
+      }),
     );
     fs.writeSync(fd, header);
     return new CastWriter(file, fd, header.length, options);
@@ -136,7 +143,11 @@ export class CastWriter {
       const line = encodeEvent({ time: castTime(event.ms), code: event.code, data: event.data });
       const bytes = Buffer.byteLength(line);
       if (this.written + bytes > this.options.maxBytes) {
-        const stop = encodeEvent({ time: castTime(event.ms), code: "m", data: `recording stopped: it reached its ${sizeWords(this.options.maxBytes)} limit` });
+        const stop = encodeEvent({
+          time: castTime(event.ms),
+          code: "m",
+          data: `recording stopped: it reached its ${sizeWords(this.options.maxBytes)} limit`,
+        });
         lines.push(stop);
         this.written += Buffer.byteLength(stop);
         this.full = true;

@@ -49,7 +49,8 @@ export function sessionMarkdown(input: MarkdownInput): string {
   }
   if (input.marks.length) {
     out.push("## Topic marks", "");
-    for (const m of input.marks) out.push(`- ${m.status}: ${plain(m.topic)}${m.note ? ` · ${plain(m.note)}` : ""}${m.source === "agent" ? " (tutor)" : ""}`);
+    for (const m of input.marks)
+      out.push(`- ${m.status}: ${plain(m.topic)}${m.note ? ` · ${plain(m.note)}` : ""}${m.source === "agent" ? " (tutor)" : ""}`);
     out.push("");
   }
   if (input.parked.length) {

@@ -42,7 +42,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | null | f
 }
 
 async function startShell(server: StartedServer, topic: string): Promise<{ id: string; viewer: Viewer }> {
-  const started = await api<{ session: { id: string } }>(server, "POST", "/api/session/start", { topic, energy: 6, agent: "shell", transport: "pty" });
+  const started = await api<{ session: { id: string } }>(server, "POST", "/api/session/start", {
+    topic,
+    energy: 6,
+    agent: "shell",
+    transport: "pty",
+  });
   expect(started.status).toBe(201);
   const id = started.body.session.id;
   const viewer = new Viewer(await connect(server.url), id);
@@ -99,11 +104,20 @@ describe.skipIf(!built)("the learning record, across a kill -9", () => {
     const castFile = path.join(dataDir, "sessions", id, "session.cast");
     const cast = parseCast(fs.readFileSync(castFile, "utf8"))!;
     expect(cast.header).toMatchObject({ version: 2, width: 80, height: 24 });
-    const output = cast.events.filter((e) => e.code === "o").map((e) => e.data).join("");
+    const output = cast.events
+      .filter((e) => e.code === "o")
+      .map((e) => e.data)
+      .join("");
     expect(output).toContain("last-words-2");
     expect(castMarkers(cast).map((m) => m.label)).toEqual(["struggling: recursion", "parked: what is a closure, really?"]);
     // Keystrokes are not recorded: only output, resizes and markers (the shell's echo is output).
-    expect(fs.readFileSync(castFile, "utf8").split("\n").slice(1).filter((l) => l && !/^\[[\d.]+,"[orm]",/.test(l))).toEqual([]);
+    expect(
+      fs
+        .readFileSync(castFile, "utf8")
+        .split("\n")
+        .slice(1)
+        .filter((l) => l && !/^\[[\d.]+,"[orm]",/.test(l)),
+    ).toEqual([]);
 
     // A second server ends the orphaned session and indexes its recording from the file.
     const second = await startServer({ dataDir });
@@ -122,8 +136,12 @@ describe.skipIf(!built)("the learning record, across a kill -9", () => {
     const res = await fetch(`${second.url}/api/sessions/${id}/transcript`);
     expect(res.status).toBe(200);
     const transcript = await res.text();
-    for (const seen of ["zebracorn-42 before the clear", "inside vim: quokka", "lessline 1\nlessline 2", "19999\n20000", "last-words-2"]) expect(transcript).toContain(seen);
-    const numbers = transcript.split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+    for (const seen of ["zebracorn-42 before the clear", "inside vim: quokka", "lessline 1\nlessline 2", "19999\n20000", "last-words-2"])
+      expect(transcript).toContain(seen);
+    const numbers = transcript
+      .split("\n")
+      .filter((l) => /^\d+$/.test(l))
+      .map(Number);
     expect(numbers.slice(-20000)).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
     expect(transcript.indexOf("zebracorn-42 before the clear")).toBeLessThan(transcript.indexOf("quokka"));
     expect(transcript.indexOf("quokka")).toBeLessThan(transcript.indexOf("lessline 1"));

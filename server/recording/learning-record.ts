@@ -122,7 +122,9 @@ export class LearningRecord {
       this.options.log(`Session ${sessionId}: could not start its recording: ${String(error)}`);
       return;
     }
-    const tap = terminal ? terminal.tap({ output: (data) => writer.output(data), resize: (cols, rows) => writer.resize(cols, rows) }) : null;
+    const tap = terminal
+      ? terminal.tap({ output: (data) => writer.output(data), resize: (cols, rows) => writer.resize(cols, rows) })
+      : null;
     const startMs = startedAt.getTime();
     const recording: Recording = {
       sessionId,
@@ -135,7 +137,10 @@ export class LearningRecord {
     };
     this.recordings.set(sessionId, recording);
     void this.enqueue(recording, async () => {
-      await this.options.db.studySession.updateMany({ where: { id: sessionId, endedAt: null }, data: { recordingPath: recordingPathFor(sessionId) } });
+      await this.options.db.studySession.updateMany({
+        where: { id: sessionId, endedAt: null },
+        data: { recordingPath: recordingPathFor(sessionId) },
+      });
       // What was there before the recording began (carried thoughts) is not news.
       recording.facts = await this.facts(sessionId);
     });
@@ -145,7 +150,10 @@ export class LearningRecord {
     const recording = this.recordings.get(sessionId);
     if (!recording) {
       // Ended by a read after its server died (a crash): its recording is indexed from the file.
-      if (!this.stopped) void this.indexer.reindex(sessionId).catch((error: unknown) => this.options.log(`Session ${sessionId}: could not index its recording: ${String(error)}`));
+      if (!this.stopped)
+        void this.indexer
+          .reindex(sessionId)
+          .catch((error: unknown) => this.options.log(`Session ${sessionId}: could not index its recording: ${String(error)}`));
       return;
     }
     this.recordings.delete(sessionId);
@@ -204,8 +212,9 @@ export class LearningRecord {
   }
 
   private enqueue(recording: Recording, work: () => Promise<void>): Promise<void> {
-    recording.turn = recording.turn.then(work).catch((error: unknown) => this.options.log(`Session ${recording.sessionId}: learning record: ${String(error)}`));
+    recording.turn = recording.turn
+      .then(work)
+      .catch((error: unknown) => this.options.log(`Session ${recording.sessionId}: learning record: ${String(error)}`));
     return recording.turn;
   }
 }
-

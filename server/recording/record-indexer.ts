@@ -7,7 +7,15 @@ import fs from "node:fs";
 import type { Db } from "../db/client.ts";
 import { parseCast, parseEventLine, type CastEvent } from "./asciicast.ts";
 import { chatMessages, type ChatMessage } from "./chat-messages.ts";
-import { appendTranscript, fileSize, readRange, readTranscriptCache, resolveRecording, rewriteTranscript, sessionDir } from "./record-files.ts";
+import {
+  appendTranscript,
+  fileSize,
+  readRange,
+  readTranscriptCache,
+  resolveRecording,
+  rewriteTranscript,
+  sessionDir,
+} from "./record-files.ts";
 import { splitDoc, type NewDoc, type SearchIndex } from "./search-index.ts";
 import { TranscriptBuilder, type TranscriptSegment } from "./transcript.ts";
 
@@ -115,7 +123,9 @@ export class RecordIndexer {
     for (const row of rows) {
       try {
         if (row.transport === "acp") {
-          const said = await this.db.acpEvent.count({ where: { sessionId: row.id, kind: { in: ["user_message", "agent_message_chunk"] } } });
+          const said = await this.db.acpEvent.count({
+            where: { sessionId: row.id, kind: { in: ["user_message", "agent_message_chunk"] } },
+          });
           if (said > 0 && (await this.db.searchDoc.count({ where: { sessionId: row.id, kind: "chat" } })) === 0) {
             await this.reindexChat(row.id, row.startedAt);
             done++;
@@ -185,12 +195,20 @@ export async function deriveTranscript(file: string): Promise<{ segments: Transc
 }
 
 function toDocs(segments: readonly TranscriptSegment[], startMs: number): NewDoc[] {
-  return segments.flatMap((s) => splitDoc(s.text).map((text) => ({ kind: "transcript" as const, atMs: s.atMs, text, createdAt: new Date(startMs + s.atMs) })));
+  return segments.flatMap((s) =>
+    splitDoc(s.text).map((text) => ({ kind: "transcript" as const, atMs: s.atMs, text, createdAt: new Date(startMs + s.atMs) })),
+  );
 }
 
 function chatDocs(messages: readonly ChatMessage[], startedAt: Date): NewDoc[] {
   return messages.flatMap((m) =>
-    splitDoc(m.text).map((text) => ({ kind: "chat" as const, atMs: Math.max(0, m.at.getTime() - startedAt.getTime()), sourceId: String(m.seq), text, createdAt: m.at })),
+    splitDoc(m.text).map((text) => ({
+      kind: "chat" as const,
+      atMs: Math.max(0, m.at.getTime() - startedAt.getTime()),
+      sourceId: String(m.seq),
+      text,
+      createdAt: m.at,
+    })),
   );
 }
 

@@ -26,17 +26,29 @@ beforeAll(async () => {
   applyMigrations(file);
   db = openDatabase(file);
   index = new SearchIndex(db);
-  const summary = { durationMinutes: 30, focusMinutes: 25, wins: ["closures"], struggles: [], insights: [], parked: ["what is 50% of a byte_size?"], forNextSession: [] };
+  const summary = {
+    durationMinutes: 30,
+    focusMinutes: 25,
+    wins: ["closures"],
+    struggles: [],
+    insights: [],
+    parked: ["what is 50% of a byte_size?"],
+    forNextSession: [],
+  };
   await session(ids.js, "JavaScript closures", summary);
   await session(ids.py, "Python generators");
   await session(ids.sql, "SQL joins");
   await db.parkedItem.create({ data: { id: crypto.randomUUID(), sessionId: ids.py, text: "why does yield pause?", source: "agent" } });
-  await db.topicMark.create({ data: { id: crypto.randomUUID(), sessionId: ids.sql, topic: "LEFT JOIN", status: "struggling", note: "NULLs on the right" } });
+  await db.topicMark.create({
+    data: { id: crypto.randomUUID(), sessionId: ids.sql, topic: "LEFT JOIN", status: "struggling", note: "NULLs on the right" },
+  });
   await index.add(ids.js, [
     { kind: "transcript", atMs: 761_300, text: "$ node counter.js\na closure captures the variable, not its value", createdAt: new Date() },
     { kind: "transcript", atMs: 12_000, text: "$ ls\nnotes.txt", createdAt: new Date() },
   ]);
-  await index.add(ids.py, [{ kind: "chat", atMs: 5_000, sourceId: "7", text: "A generator is a closure over its frame, closure closure", createdAt: new Date() }]);
+  await index.add(ids.py, [
+    { kind: "chat", atMs: 5_000, sourceId: "7", text: "A generator is a closure over its frame, closure closure", createdAt: new Date() },
+  ]);
 });
 
 afterAll(async () => {
@@ -62,7 +74,13 @@ describe("planSearch", () => {
 describe("SearchIndex", () => {
   it("finds a transcript moment and jumps to its time in the player", async () => {
     const [hit] = await index.search("captures the variable");
-    expect(hit).toMatchObject({ sessionId: ids.js, topic: "JavaScript closures", kind: "transcript", atMs: 761_300, href: `/sessions/${ids.js}?t=761.3` });
+    expect(hit).toMatchObject({
+      sessionId: ids.js,
+      topic: "JavaScript closures",
+      kind: "transcript",
+      atMs: 761_300,
+      href: `/sessions/${ids.js}?t=761.3`,
+    });
     expect(snippetLine(hit!.snippet)).toContain("[captures]");
   });
 
@@ -120,7 +138,9 @@ describe("snippetAround", () => {
   it("marks every match near the first, whole, case-insensitively", async () => {
     const { snippetAround } = await import("./search-query.ts");
     const text = `${"x".repeat(100)} Zebracorn and zebracorn-42 ${"y".repeat(200)}`;
-    expect(snippetLine(snippetAround(text, ["zebracorn"], 20))).toBe(`…${"x".repeat(19)} [Zebracorn] and [zebracorn]-42 ${"y".repeat(13)}…`);
+    expect(snippetLine(snippetAround(text, ["zebracorn"], 20))).toBe(
+      `…${"x".repeat(19)} [Zebracorn] and [zebracorn]-42 ${"y".repeat(13)}…`,
+    );
     expect(snippetLine(snippetAround("short", ["nothing"]))).toBe("short");
   });
 });

@@ -138,7 +138,14 @@ export class SearchIndex {
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {
     if (docs.length === 0) return;
     await this.db.searchDoc.createMany({
-      data: docs.map((d) => ({ sessionId, kind: d.kind, atMs: Math.round(d.atMs), sourceId: d.sourceId ?? null, text: d.text, createdAt: d.createdAt })),
+      data: docs.map((d) => ({
+        sessionId,
+        kind: d.kind,
+        atMs: Math.round(d.atMs),
+        sourceId: d.sourceId ?? null,
+        text: d.text,
+        createdAt: d.createdAt,
+      })),
     });
   }
 
@@ -147,7 +154,14 @@ export class SearchIndex {
     await this.db.$transaction([
       this.db.searchDoc.deleteMany({ where: { sessionId, kind } }),
       this.db.searchDoc.createMany({
-        data: docs.map((d) => ({ sessionId, kind: d.kind, atMs: Math.round(d.atMs), sourceId: d.sourceId ?? null, text: d.text, createdAt: d.createdAt })),
+        data: docs.map((d) => ({
+          sessionId,
+          kind: d.kind,
+          atMs: Math.round(d.atMs),
+          sourceId: d.sourceId ?? null,
+          text: d.text,
+          createdAt: d.createdAt,
+        })),
       }),
     ]);
   }

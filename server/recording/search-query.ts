@@ -21,7 +21,15 @@ const MAX_WORDS = 12;
 
 /** Null when there is nothing to search for (only spaces). */
 export function planSearch(query: string): SearchPlan | null {
-  const words = [...new Set(query.replace(/[\uE000\uE001]/g, "").trim().split(/\s+/).filter(Boolean))].slice(0, MAX_WORDS);
+  const words = [
+    ...new Set(
+      query
+        .replace(/[\uE000\uE001]/g, "")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_WORDS);
   if (words.length === 0) return null;
   const long = words.filter((w) => [...w].length >= TRIGRAM);
   const short = words.filter((w) => [...w].length < TRIGRAM);

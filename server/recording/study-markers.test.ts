@@ -8,8 +8,20 @@ const mark = (id: string, status: string, topic: string) => ({ id, status, topic
 describe("markerLabels", () => {
   it.each<[string, StudyFacts, StudyFacts, string[]]>([
     ["nothing changed", NO_FACTS, NO_FACTS, []],
-    ["a mark of each kind", NO_FACTS, facts({ marks: [mark("1", "win", "closures"), mark("2", "struggling", "recursion"), mark("3", "insight", "a"), mark("4", "learning", "b")] }), ["win: closures", "struggling: recursion", "insight: a", "learning: b"]],
-    ["only new marks", facts({ marks: [mark("1", "win", "closures")] }), facts({ marks: [mark("1", "win", "closures"), mark("2", "win", "loops")] }), ["win: loops"]],
+    [
+      "a mark of each kind",
+      NO_FACTS,
+      facts({
+        marks: [mark("1", "win", "closures"), mark("2", "struggling", "recursion"), mark("3", "insight", "a"), mark("4", "learning", "b")],
+      }),
+      ["win: closures", "struggling: recursion", "insight: a", "learning: b"],
+    ],
+    [
+      "only new marks",
+      facts({ marks: [mark("1", "win", "closures")] }),
+      facts({ marks: [mark("1", "win", "closures"), mark("2", "win", "loops")] }),
+      ["win: loops"],
+    ],
     ["a parked thought", NO_FACTS, facts({ parked: [{ id: "p", text: "why   does\nyield pause?" }] }), ["parked: why does yield pause?"]],
     ["two breaks due", facts({ nudges: 1 }), facts({ nudges: 3 }), ["break due", "break due"]],
     ["paused", NO_FACTS, facts({ paused: true }), ["paused"]],

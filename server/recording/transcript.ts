@@ -122,7 +122,8 @@ export class TranscriptBuilder {
 
   /** DECSET/DECRST of the alternate screen: leaving it (or entering it again) ends its screen. */
   private beforeModeReset(params: (number | number[])[]): boolean {
-    if (this.term.buffer.active.type === "alternate" && params.some((p) => typeof p === "number" && ALT_SCREEN_MODES.has(p))) this.captureScreen();
+    if (this.term.buffer.active.type === "alternate" && params.some((p) => typeof p === "number" && ALT_SCREEN_MODES.has(p)))
+      this.captureScreen();
     return false;
   }
 

@@ -78,7 +78,10 @@ describe("AccessControl", () => {
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect((await a.deviceOf(request({ cookie: `studyloop_device_8567=${secret}` })))?.id).toBe(outcome.device.id);
-    expect(await a.identify(request({ cookie: `studyloop_device_8567=${secret}` }))).toEqual({ kind: "device", deviceId: outcome.device.id });
+    expect(await a.identify(request({ cookie: `studyloop_device_8567=${secret}` }))).toEqual({
+      kind: "device",
+      deviceId: outcome.device.id,
+    });
   });
 
   it("a token works once", async () => {
@@ -93,17 +96,30 @@ describe("AccessControl", () => {
     const a = access(db, { pairingTtlMs: 1 });
     const token = tokenOf(a.pairingLinks({ includeLoopback: true })[0]!.pairUrl);
     await new Promise((r) => setTimeout(r, 5));
-    expect(await a.pair({ token }, "127.0.0.1", undefined)).toMatchObject({ ok: false, status: 410, reason: expect.stringMatching(/expired/) });
+    expect(await a.pair({ token }, "127.0.0.1", undefined)).toMatchObject({
+      ok: false,
+      status: 410,
+      reason: expect.stringMatching(/expired/),
+    });
     expect(await db.device.count()).toBe(0);
   });
 
   it("refuses forged, revoked and malformed cookies", async () => {
     const a = access(db);
-    const outcome = await a.pair({ token: tokenOf(a.pairingLinks({ includeLoopback: true })[0]!.pairUrl) }, "127.0.0.1", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1");
+    const outcome = await a.pair(
+      { token: tokenOf(a.pairingLinks({ includeLoopback: true })[0]!.pairUrl) },
+      "127.0.0.1",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1",
+    );
     if (!outcome.ok) throw new Error(outcome.reason);
     expect(outcome.device.name).toBe("iPhone (Safari)");
     const secret = /=([^;]+)/.exec(outcome.setCookie)![1]!;
-    for (const cookie of ["", "studyloop_device_8567=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "studyloop_device_8567=' OR 1=1 --", `studyloop_device_9999=${secret}`]) {
+    for (const cookie of [
+      "",
+      "studyloop_device_8567=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      "studyloop_device_8567=' OR 1=1 --",
+      `studyloop_device_9999=${secret}`,
+    ]) {
       expect(await a.identify(request({ cookie }))).toBeUndefined();
     }
     const revoked: string[] = [];
@@ -158,7 +174,10 @@ describe("AccessControl", () => {
 
 describe("guessDeviceName", () => {
   it.each([
-    ["Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36", "Android phone (Chrome)"],
+    [
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36",
+      "Android phone (Chrome)",
+    ],
     ["Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", "Linux computer (Firefox)"],
     [undefined, "Device"],
   ])("%s -> %s", (ua, name) => expect(guessDeviceName(ua)).toBe(name));

@@ -11,14 +11,22 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { Device } from "../db/generated/client.ts";
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, deviceCookieName, parseCookies, serializeCookie } from "./cookies.ts";
-import { checkHost, checkOrigin, hostName, isLoopbackBind, isLoopbackName, servedOrigin, type OriginPolicy, type OriginVerdict } from "./origin.ts";
+import {
+  checkHost,
+  checkOrigin,
+  hostName,
+  isLoopbackBind,
+  isLoopbackName,
+  servedOrigin,
+  type OriginPolicy,
+  type OriginVerdict,
+} from "./origin.ts";
 import { PairingTokens } from "./pairing-tokens.ts";
 import { FailureLimiter, addressKey } from "./rate-limiter.ts";
 import { hashSecret, isWellFormedSecret, newSecret } from "./secrets.ts";
 
 /** A device's lastSeenAt is written at most this often (ms), not on every request. */
 const LAST_SEEN_WRITE_EVERY_MS = 60_000;
-
 
 export interface AccessOptions {
   /** Every request needs a paired device (bound beyond loopback, or --lan). */
@@ -197,7 +205,8 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
   /** One fresh pairing link per address a device can reach this server at. */
   pairingLinks(opts: { includeLoopback: boolean; extraOrigin?: string }): PairingLink[] {
     const bases = this.baseUrls(opts.includeLoopback);
-    if (opts.extraOrigin && !bases.some((b) => b.baseUrl === opts.extraOrigin)) bases.unshift({ baseUrl: opts.extraOrigin, label: "this address" });
+    if (opts.extraOrigin && !bases.some((b) => b.baseUrl === opts.extraOrigin))
+      bases.unshift({ baseUrl: opts.extraOrigin, label: "this address" });
     return bases.map(({ baseUrl, label }) => {
       const { token, expiresAt } = this.tokens.issue();
       return { baseUrl, label, pairUrl: `${baseUrl}/pair?token=${token}`, expiresAt: expiresAt.toISOString() };
@@ -225,7 +234,8 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     const bind = this.options.bindHost;
     const wildcard = bind === "0.0.0.0" || bind === "::";
     const out: { baseUrl: string; label: string }[] = [];
-    if (includeLoopback && (wildcard || isLoopbackBind(bind))) out.push({ baseUrl: url(wildcard ? "127.0.0.1" : bind), label: "this machine" });
+    if (includeLoopback && (wildcard || isLoopbackBind(bind)))
+      out.push({ baseUrl: url(wildcard ? "127.0.0.1" : bind), label: "this machine" });
     if (!wildcard) {
       if (!isLoopbackBind(bind)) out.push({ baseUrl: url(bind), label: "LAN" });
       return out;
@@ -292,13 +302,23 @@ export function deviceView(device: Device): DeviceView {
 /** A name the learner will recognise on the devices page, from the browser's User-Agent. */
 export function guessDeviceName(userAgent: string | undefined): string {
   const ua = userAgent ?? "";
-  const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : undefined;
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+      ? "Firefox"
+      : /Chrome\//.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : undefined;
   const device = /iPhone/.test(ua)
     ? "iPhone"
     : /iPad/.test(ua)
       ? "iPad"
       : /Android/.test(ua)
-        ? /Mobile/.test(ua) ? "Android phone" : "Android tablet"
+        ? /Mobile/.test(ua)
+          ? "Android phone"
+          : "Android tablet"
         : /Macintosh/.test(ua)
           ? "Mac"
           : /Windows/.test(ua)

@@ -35,6 +35,9 @@ describe("agent environment", () => {
   });
 
   it("tells named variables that are not set apart from passed ones", () => {
-    expect(passedVariables(base, ["GEMINI_API_KEY", "ANTHROPIC_API_KEY", "STUDYLOOP_X"])).toEqual({ passed: ["GEMINI_API_KEY"], unset: ["ANTHROPIC_API_KEY"] });
+    expect(passedVariables(base, ["GEMINI_API_KEY", "ANTHROPIC_API_KEY", "STUDYLOOP_X"])).toEqual({
+      passed: ["GEMINI_API_KEY"],
+      unset: ["ANTHROPIC_API_KEY"],
+    });
   });
 });

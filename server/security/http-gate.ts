@@ -39,7 +39,12 @@ export function createHttpGate(access: AccessControl): HttpGate {
       const declared = req.headers["content-length"];
       const bodyLimit = bodyLimitFor(url.pathname, MAX_JSON_BODY_BYTES); // photos: issue 19
       if (declared !== undefined && !(Number(declared) <= bodyLimit)) {
-        return refuse(req, res, 413, `The request is too large (${bodyLimit === MAX_JSON_BODY_BYTES ? "64 KB" : `${bodyLimit / 1024 / 1024} MB`} at most).`);
+        return refuse(
+          req,
+          res,
+          413,
+          `The request is too large (${bodyLimit === MAX_JSON_BODY_BYTES ? "64 KB" : `${bodyLimit / 1024 / 1024} MB`} at most).`,
+        );
       }
       if (declared === undefined && req.headers["transfer-encoding"] !== undefined && !isSafeMethod(req.method ?? "GET")) {
         return refuse(req, res, 411, "Send the request with a Content-Length (64 KB at most).");
@@ -116,7 +121,11 @@ async function pairRoute(access: AccessControl, req: IncomingMessage, res: Serve
   json(res, 201, { device: outcome.device });
 }
 
-function refusePairing(req: IncomingMessage, res: ServerResponse, outcome: { ok: false; status: number; reason: string; retryAfterSeconds?: number }): void {
+function refusePairing(
+  req: IncomingMessage,
+  res: ServerResponse,
+  outcome: { ok: false; status: number; reason: string; retryAfterSeconds?: number },
+): void {
   if (outcome.retryAfterSeconds) res.setHeader("retry-after", String(outcome.retryAfterSeconds));
   refuse(req, res, outcome.status, outcome.reason, () => refusalPage("Pairing refused", outcome.reason));
 }

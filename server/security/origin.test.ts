@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { checkHost, checkOrigin, isLoopbackBind, normaliseOrigin, parseAllowOrigins, type RequestFacts } from "./origin.ts";
 
-const base: RequestFacts = { method: "POST", host: "192.168.1.20:8567", origin: "http://192.168.1.20:8567", fetchSite: "same-origin", fetchMode: "cors", secure: false };
+const base: RequestFacts = {
+  method: "POST",
+  host: "192.168.1.20:8567",
+  origin: "http://192.168.1.20:8567",
+  fetchSite: "same-origin",
+  fetchMode: "cors",
+  secure: false,
+};
 const lan = { allowOrigins: [], loopbackOnly: false };
 const local = { allowOrigins: [], loopbackOnly: true };
 
@@ -13,9 +20,12 @@ describe("normaliseOrigin", () => {
     ["http://[::1]:80", "http://[::1]"],
   ])("%s -> %s", (input, output) => expect(normaliseOrigin(input)).toBe(output));
 
-  it.each(["null", "", "file://x", "http://a.b/path", "http://user:pw@a.b", "javascript:alert(1)", "http://a b"])("%j is not an origin", (input) => {
-    expect(normaliseOrigin(input)).toBeUndefined();
-  });
+  it.each(["null", "", "file://x", "http://a.b/path", "http://user:pw@a.b", "javascript:alert(1)", "http://a b"])(
+    "%j is not an origin",
+    (input) => {
+      expect(normaliseOrigin(input)).toBeUndefined();
+    },
+  );
 });
 
 describe("checkOrigin", () => {
@@ -27,9 +37,21 @@ describe("checkOrigin", () => {
     ["a POST with Origin null (sandboxed frame, file:)", { origin: "null" }, false],
     ["an https page posting to the http server", { origin: "https://192.168.1.20:8567" }, false],
     ["a program's POST (no Origin, no Sec-Fetch-Site)", { origin: undefined, fetchSite: undefined }, true],
-    ["a GET of the API from another site (fetch, no-cors)", { method: "GET", origin: undefined, fetchSite: "cross-site", fetchMode: "no-cors" }, false],
-    ["a link to the dashboard from another site (navigation)", { method: "GET", origin: undefined, fetchSite: "cross-site", fetchMode: "navigate" }, true],
-    ["a form POST from another site (navigation, but a POST)", { origin: "http://evil.example", fetchSite: "cross-site", fetchMode: "navigate" }, false],
+    [
+      "a GET of the API from another site (fetch, no-cors)",
+      { method: "GET", origin: undefined, fetchSite: "cross-site", fetchMode: "no-cors" },
+      false,
+    ],
+    [
+      "a link to the dashboard from another site (navigation)",
+      { method: "GET", origin: undefined, fetchSite: "cross-site", fetchMode: "navigate" },
+      true,
+    ],
+    [
+      "a form POST from another site (navigation, but a POST)",
+      { origin: "http://evil.example", fetchSite: "cross-site", fetchMode: "navigate" },
+      false,
+    ],
     ["a same-origin GET", { method: "GET", origin: undefined }, true],
   ];
   it.each(cases)("%s: allowed=%s", (_name, facts, allowed) => {
@@ -54,7 +76,8 @@ describe("checkOrigin", () => {
 
 describe("checkHost", () => {
   it("serving loopback only, answers loopback names only (no DNS rebinding)", () => {
-    for (const host of ["127.0.0.1:8567", "localhost:8567", "[::1]:8567", "app.localhost"]) expect(checkHost({ host }, local).ok).toBe(true);
+    for (const host of ["127.0.0.1:8567", "localhost:8567", "[::1]:8567", "app.localhost"])
+      expect(checkHost({ host }, local).ok).toBe(true);
     const rebound = checkHost({ host: "evil.example:8567" }, local);
     expect(rebound).toMatchObject({ ok: false, status: 421 });
     expect(checkHost({ host: "192.168.1.20:8567" }, local).ok).toBe(false);

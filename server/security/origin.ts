@@ -114,7 +114,10 @@ function refuseCrossSite(): OriginVerdict {
 export function parseAllowOrigins(raw: string | undefined): string[] {
   if (!raw) return [];
   const out: string[] = [];
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const origin = normaliseOrigin(part.replace(/\/$/, ""));
     if (!origin) throw new Error(`"${part}" is not an origin: write it as scheme://host[:port], for example https://study.example.org`);
     if (!out.includes(origin)) out.push(origin);

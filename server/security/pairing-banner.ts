@@ -19,7 +19,9 @@ export async function pairingBanner(access: AccessControl, opts: { qr: boolean; 
   }
   if (lan.length === 0) {
     lines.push("");
-    lines.push(`  This machine has no LAN address right now: connect it to a network${opts.canRefresh ? " and press Enter for fresh links" : " and restart StudyLoop"}.`);
+    lines.push(
+      `  This machine has no LAN address right now: connect it to a network${opts.canRefresh ? " and press Enter for fresh links" : " and restart StudyLoop"}.`,
+    );
   }
   if (opts.canRefresh) lines.push("", "Press Enter for fresh pairing links.");
   return lines.join("\n");

@@ -66,6 +66,7 @@ export class PairingTokens {
 
   private sweep(): void {
     const now = this.now();
-    for (const [hash, entry] of this.entries) if (now >= entry.expiresAt + PairingLimits.REMEMBER_AFTER_EXPIRY_MS) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries)
+      if (now >= entry.expiresAt + PairingLimits.REMEMBER_AFTER_EXPIRY_MS) this.entries.delete(hash);
   }
 }

@@ -6,15 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  gatherFacts,
-  parseProcStat,
-  probePid,
-  processStartTime,
-  readBootId,
-  selfIdentity,
-  tmuxHasSession,
-} from "./owner-probes.ts";
+import { gatherFacts, parseProcStat, probePid, processStartTime, readBootId, selfIdentity, tmuxHasSession } from "./owner-probes.ts";
 import { judgeSession, type StoredOwnership } from "./verdict.ts";
 
 const onLinux = process.platform === "linux";
@@ -104,7 +96,12 @@ describe.runIf(onLinux)("pid probes (real processes)", () => {
 
   it("an exited child its parent never reaps is a zombie", async () => {
     const { pid } = await startZombie();
-    expect(await until(() => probePid(pid), (f) => f.state === "zombie")).toEqual({ state: "zombie" });
+    expect(
+      await until(
+        () => probePid(pid),
+        (f) => f.state === "zombie",
+      ),
+    ).toEqual({ state: "zombie" });
   });
 
   it("pid 1 (another user's process or not) counts as alive, never gone", () => {
@@ -120,7 +117,11 @@ describe.runIf(onLinux)("pid probes (real processes)", () => {
   const canDropPrivileges =
     process.getuid?.() === 0 &&
     spawnSync("setpriv", ["--version"]).status === 0 &&
-    asNobody([process.execPath, "-e", `for (const f of ${JSON.stringify([probesFile, tsx])}) require("fs").accessSync(f, require("fs").constants.R_OK);`]).status === 0;
+    asNobody([
+      process.execPath,
+      "-e",
+      `for (const f of ${JSON.stringify([probesFile, tsx])}) require("fs").accessSync(f, require("fs").constants.R_OK);`,
+    ]).status === 0;
   it.runIf(canDropPrivileges)("another user's live process (kill gives EPERM) is alive", async () => {
     const child = start("sleep", ["30"]);
     await once(child, "spawn");
@@ -157,7 +158,10 @@ describe.runIf(onLinux)("pid probes (real processes)", () => {
 
   it("end to end: the owner a zombie is orphaned; the same owner alive is live elsewhere", async () => {
     const { pid } = await startZombie();
-    await until(() => probePid(pid), (f) => f.state === "zombie");
+    await until(
+      () => probePid(pid),
+      (f) => f.state === "zombie",
+    );
     const row = ownedBy(pid, null);
     const zombie = judgeSession(row, await gatherFacts(row, SELF, noRegistry, { leaseMs: 30_000 }));
     expect(zombie).toMatchObject({
@@ -227,7 +231,14 @@ describe("tmuxHasSession", () => {
     expect(await tmuxHasSession("study-abc", { tmuxPath: hang, timeoutMs: 300 })).toBe("unknown");
     expect(Date.now() - t0).toBeLessThan(2_000);
     const grandchild = Number(readFileSync(pidFile, "utf8"));
-    expect((await until(() => probePid(grandchild), (f) => f.state !== "alive")).state).not.toBe("alive");
+    expect(
+      (
+        await until(
+          () => probePid(grandchild),
+          (f) => f.state !== "alive",
+        )
+      ).state,
+    ).not.toBe("alive");
   });
 
   it("a missing tmux binary is unknown", async () => {

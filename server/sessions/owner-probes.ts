@@ -33,7 +33,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(")");
   if (close < 0) return null;
   // After ") ": field 3 (state) is index 0, so field 22 (starttime, clock ticks since boot) is 19.
-  const rest = text.slice(close + 2).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   const state = rest[0];
   const startTime = rest[19];
   if (!state || !startTime || !/^\d+$/.test(startTime)) return null;
@@ -101,8 +104,7 @@ export interface TmuxProbeOptions {
  * tmux's own words for "no such session" (tmux 3.x client.c and cmd-find.c). "error connecting" is
  * absence only when the socket does not exist; "Permission denied" and the rest say nothing.
  */
-const TMUX_ABSENT =
-  /can't find session|no server running on|error connecting to .*\((No such file or directory|Connection refused)\)/;
+const TMUX_ABSENT = /can't find session|no server running on|error connecting to .*\((No such file or directory|Connection refused)\)/;
 
 function killGroup(child: ChildProcess): void {
   try {

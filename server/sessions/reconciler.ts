@@ -40,7 +40,11 @@ export class Reconciler {
     if (verdict.kind !== "orphaned") return { row, verdict };
     // Its owner died after writing "ending": the end it had begun stands (the learner's End, say).
     const reason = row.status === "ending" && row.endReason ? row.endReason : verdict.endReason;
-    const ended = await ctx.store.end(row, { reason, endedAt: verdict.endedAt, detail: row.status === "ending" ? row.endDetail : verdict.cause, exitCode: row.exitCode }, row);
+    const ended = await ctx.store.end(
+      row,
+      { reason, endedAt: verdict.endedAt, detail: row.status === "ending" ? row.endDetail : verdict.cause, exitCode: row.exitCode },
+      row,
+    );
     // A full row (transcript included) is a SessionRow and a StudySession alike.
     const fresh = ((await ctx.store.byId(row.id)) ?? row) as R;
     if (ended) {

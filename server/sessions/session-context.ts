@@ -35,7 +35,13 @@ export interface SessionContext {
 export function makeContext(deps: Omit<SessionContext, "instanceId" | "self" | "registry" | "now"> & { now?: () => Date }): SessionContext {
   const instanceId = crypto.randomUUID();
   const me = selfIdentity();
-  return { ...deps, now: deps.now ?? (() => new Date()), instanceId, registry: new LiveRegistry(), self: { instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime } };
+  return {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    instanceId,
+    registry: new LiveRegistry(),
+    self: { instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime },
+  };
 }
 
 /** Reads the agent definitions once per context, not once per row. */

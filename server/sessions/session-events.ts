@@ -53,7 +53,12 @@ export class SessionEvents extends EventEmitter<SessionEventMap> {
   /** A session's row was ended: its final view to its pages, the study event, and "changed". */
   sessionEnded(sessionId: string, view: SessionView): void {
     this.emit("ended", sessionId, view);
-    this.emit("study", { kind: "ended", sessionId, at: view.endedAt ? new Date(view.endedAt) : new Date(), detail: { reason: view.endReason } });
+    this.emit("study", {
+      kind: "ended",
+      sessionId,
+      at: view.endedAt ? new Date(view.endedAt) : new Date(),
+      detail: { reason: view.endReason },
+    });
     this.emit("changed");
   }
 

@@ -99,7 +99,11 @@ export class SessionKeeper {
     if (live.phase === "live" || live.phase === "starting") {
       let open = true;
       try {
-        open = await ctx.store.markEnding(live.id, { reason: how.reason, exitCode: how.exitCode ?? null, detail: how.detail ?? null }, retry);
+        open = await ctx.store.markEnding(
+          live.id,
+          { reason: how.reason, exitCode: how.exitCode ?? null, detail: how.detail ?? null },
+          retry,
+        );
       } catch (error) {
         if (!how.force || !isDbUnavailable(error)) throw error;
         ctx.log(`Session ${live.id}: could not write "ending" (${error.message}); ending it anyway (${how.reason}).`);
@@ -255,8 +259,11 @@ export class SessionKeeper {
     const sessions = this.ctx.registry.all();
     const ends = Promise.all(
       sessions.map((live) =>
-        this.endLive(live, { reason: live.pendingEnd?.reason ?? "server-shutdown", force: true }, { deadlineMs: 0 }).catch((error: unknown) =>
-          this.ctx.log(`Session ${live.id}: not ended cleanly (${error instanceof Error ? error.message : String(error)}); the next start ends it.`),
+        this.endLive(live, { reason: live.pendingEnd?.reason ?? "server-shutdown", force: true }, { deadlineMs: 0 }).catch(
+          (error: unknown) =>
+            this.ctx.log(
+              `Session ${live.id}: not ended cleanly (${error instanceof Error ? error.message : String(error)}); the next start ends it.`,
+            ),
         ),
       ),
     );

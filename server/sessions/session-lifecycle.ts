@@ -64,7 +64,9 @@ export function keepDecision(f: KeepFacts): KeepDecision {
   const pauseUntil = f.pausedAt !== null ? f.pausedAt + f.pauseKeepMs + f.graceMs : null;
   if (!f.attachedOnce) {
     const until = Math.max(f.startedAt + f.neverAttachedMs, pauseUntil ?? 0);
-    return f.now >= until ? { kind: "end", reason: "never-attached" } : { kind: "keep", until, why: pauseUntil !== null && pauseUntil === until ? "paused" : "waiting" };
+    return f.now >= until
+      ? { kind: "end", reason: "never-attached" }
+      : { kind: "keep", until, why: pauseUntil !== null && pauseUntil === until ? "paused" : "waiting" };
   }
   const left = Math.max(f.lastViewerLeftAt ?? f.now, f.resumedAt ?? 0);
   const graceUntil = left + f.graceMs;

@@ -76,7 +76,9 @@ function convert(value: unknown, kind: Kind): unknown {
   switch (kind) {
     case "time":
       // ISO-8601 text is what Prisma writes; a number is the unixepoch-ms format.
-      return typeof value === "number" || typeof value === "bigint" ? new Date(Number(value)) : new Date(normalizeStoredTime(String(value)));
+      return typeof value === "number" || typeof value === "bigint"
+        ? new Date(Number(value))
+        : new Date(normalizeStoredTime(String(value)));
     case "int":
       return typeof value === "number" && !Number.isInteger(value) ? Math.trunc(value) : typeof value === "bigint" ? Number(value) : value;
     case "bool":

@@ -75,7 +75,13 @@ export class SessionService implements SessionReader {
     this.keeper = new SessionKeeper(this.ctx, this.reconciler, (id) => this.viewers.closeTmuxViewer(id));
     const transports: TransportFactory =
       deps.transports ??
-      ((launch) => startTransport(launch, { acpEvents: this.store, acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000, acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000, log: deps.log }));
+      ((launch) =>
+        startTransport(launch, {
+          acpEvents: this.store,
+          acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000,
+          acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000,
+          log: deps.log,
+        }));
     this.starter = new SessionStarter(this.ctx, this.reconciler, this.keeper, transports);
   }
 
@@ -129,7 +135,8 @@ export class SessionService implements SessionReader {
     const row = await this.store.byTokenHash(hashSecret(token));
     if (!row) throw new SessionError("token-invalid", "This session token is not valid: run the command inside a StudyLoop session.");
     const judged = row.endedAt ? null : await this.reconciler.reconcileRow(row);
-    if (!judged || judged.row.endedAt) throw new SessionError("token-ended", "The session this token belongs to has ended: nothing was written.");
+    if (!judged || judged.row.endedAt)
+      throw new SessionError("token-ended", "The session this token belongs to has ended: nothing was written.");
     return row.id;
   }
 
@@ -167,7 +174,11 @@ export class SessionService implements SessionReader {
     return this.starter.start(request, { fromId: previous.id, folderId, agentSessionId: previous.agentSessionId });
   }
 
-  startInTmux(input: Omit<StartSessionInput, "transport">, tmux: TmuxOptions, wrapper: (sessionId: string) => string[]): Promise<{ session: SessionView; muxSession: string }> {
+  startInTmux(
+    input: Omit<StartSessionInput, "transport">,
+    tmux: TmuxOptions,
+    wrapper: (sessionId: string) => string[],
+  ): Promise<{ session: SessionView; muxSession: string }> {
     return this.starter.startInTmux(input, tmux, wrapper);
   }
 

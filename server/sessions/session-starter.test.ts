@@ -56,14 +56,19 @@ describe("start", () => {
   it("an agent that exits at once keeps its last lines and exit code for the study page", async () => {
     core = makeTestCore();
     const { session } = await core.service.start(START);
-    core.transports[0]!.output = "Welcome\r\nUnable to connect to Anthropic services\r\nFailed to connect to api.anthropic.com: ERR_BAD_REQUEST\r\n";
+    core.transports[0]!.output =
+      "Welcome\r\nUnable to connect to Anthropic services\r\nFailed to connect to api.anthropic.com: ERR_BAD_REQUEST\r\n";
     core.transports[0]!.exit(1);
     await core.service.settle();
     const state = await core.service.state();
     expect(state.session).toBeNull();
     expect(state.lastEnded?.id).toBe(session.id);
     expect(state.lastEnded?.exitCode).toBe(1);
-    expect(state.lastEnded?.lastLines).toEqual(["Welcome", "Unable to connect to Anthropic services", "Failed to connect to api.anthropic.com: ERR_BAD_REQUEST"]);
+    expect(state.lastEnded?.lastLines).toEqual([
+      "Welcome",
+      "Unable to connect to Anthropic services",
+      "Failed to connect to api.anthropic.com: ERR_BAD_REQUEST",
+    ]);
     expect(state.lastEnded?.explanation).toMatch(/exited with code 1 .* Its last lines are below/);
     expect(state.lastEnded?.canContinue).toBe(true);
   });
@@ -144,4 +149,3 @@ describe("viewers", () => {
     expect(codeOf(await refusal(core.service.attachAcpViewer(session.id, "v3", () => undefined)))).toBe("ended");
   });
 });
-

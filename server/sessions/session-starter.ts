@@ -108,7 +108,10 @@ export class SessionStarter {
         args: claim.args,
         cwd: claim.cwd,
         // `studyloop park` and `studyloop topic` work inside the session even without `npm link`.
-        env: withCommandOnPath(agentEnvironment(process.env, { id, token: claim.token, serverUrl: ctx.ownerUrl, dataDir: ctx.dataDir }, claim.agent.envPass), installCommand(ctx.dataDir)),
+        env: withCommandOnPath(
+          agentEnvironment(process.env, { id, token: claim.token, serverUrl: ctx.ownerUrl, dataDir: ctx.dataDir }, claim.agent.envPass),
+          installCommand(ctx.dataDir),
+        ),
         transport: input.transport,
         resume: continuation ? { agentSessionId: continuation.agentSessionId } : null,
         ...(claim.agent.signInHint ? { signInHint: claim.agent.signInHint } : {}),
@@ -144,8 +147,11 @@ export class SessionStarter {
     // The record lives in the session's own folder, also when a continued session runs in an earlier one.
     ctx.events.emit("launched", id, path.join(sessionsDir(ctx.dataDir), id), transport.terminal() ?? null, live.startedAt);
     ctx.events.emit("agent-launched", id, claim.agent.name, transport);
-    transport.onExit(({ exitCode, detail }) =>
-      void this.keeper.endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true }).catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
+    transport.onExit(
+      ({ exitCode, detail }) =>
+        void this.keeper
+          .endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true })
+          .catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );
     try {
       const row = await ctx.store.markLive(id, new Date(), transport.agentSessionId);
@@ -153,11 +159,16 @@ export class SessionStarter {
       ctx.events.emit("changed");
       return {
         session: viewOf(ctx, row),
-        attach: transport.view === "chat" ? { transport: "acp", sessionId: id, event: "acp:attach" } : { transport: "pty", sessionId: id, event: "terminal:attach" },
+        attach:
+          transport.view === "chat"
+            ? { transport: "acp", sessionId: id, event: "acp:attach" }
+            : { transport: "pty", sessionId: id, event: "terminal:attach" },
       };
     } catch (error) {
       // The agent runs but its row cannot say so: stop it rather than leave an agent without a live row.
-      await this.keeper.endLive(live, { reason: "startup-failed", detail: "the database refused the start", force: true }, { deadlineMs: 0 }).catch(() => undefined);
+      await this.keeper
+        .endLive(live, { reason: "startup-failed", detail: "the database refused the start", force: true }, { deadlineMs: 0 })
+        .catch(() => undefined);
       throw error;
     }
   }
@@ -166,12 +177,22 @@ export class SessionStarter {
    * `studyloop study`: claims the slot for a tmux session, then has tmux run `wrapper` (the
    * `_tmux-run` command, which runs the agent and heartbeats the row) in the session directory.
    */
-  async startInTmux(input: Omit<StartRequest, "transport">, tmux: TmuxOptions, wrapper: (sessionId: string) => string[]): Promise<{ session: SessionView; muxSession: string }> {
+  async startInTmux(
+    input: Omit<StartRequest, "transport">,
+    tmux: TmuxOptions,
+    wrapper: (sessionId: string) => string[],
+  ): Promise<{ session: SessionView; muxSession: string }> {
     const { ctx } = this;
     const id = crypto.randomUUID();
     const muxSession = tmuxSessionName(input.topic, id);
     const request: StartRequest = { ...input, transport: "tmux" };
-    const claim = await this.claim(id, request, null, { ownerInstance: null, ownerPid: null, ownerPidStartTime: null, ownerUrl: null, muxSession });
+    const claim = await this.claim(id, request, null, {
+      ownerInstance: null,
+      ownerPid: null,
+      ownerPidStartTime: null,
+      ownerUrl: null,
+      muxSession,
+    });
     try {
       this.prepareDirectory(claim, request, null, await ctx.briefing?.(request.topic));
       newSession(
@@ -210,17 +231,26 @@ export class SessionStarter {
     const { ctx } = this;
     const agent = ctx.agents.find(input.agent);
     if (!agent) {
-      const names = ctx.agents.definitions().map((a) => a.name).join(", ");
+      const names = ctx.agents
+        .definitions()
+        .map((a) => a.name)
+        .join(", ");
       throw new SessionError("agent-unknown", `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
     }
     const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: agent.args };
     if (!program) {
-      throw new SessionError("no-acp", `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, { field: "transport" });
+      throw new SessionError("no-acp", `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, {
+        field: "transport",
+      });
     }
     const command = ctx.agents.resolveExecutable(program.command);
     if (!command) {
       const installHint = input.transport === "acp" ? (agent.acpInstallHint ?? agent.installHint) : agent.installHint;
-      throw new SessionError("agent-missing", `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${installHint}`, { installHint });
+      throw new SessionError(
+        "agent-missing",
+        `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${installHint}`,
+        { installHint },
+      );
     }
     // A terminal agent continues its last conversation in the folder with its resume arguments.
     const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;
@@ -290,7 +320,13 @@ export class SessionStarter {
   private prepareDirectory(claim: Claim, input: StartRequest, continuation: Continuation | null, review: TutorBriefing | undefined): void {
     fs.mkdirSync(claim.cwd, { recursive: true, mode: 0o700 });
     // A continued session keeps the folder as the agent left it (its instructions are already there).
-    if (!continuation) writeTutorInstructions(claim.cwd, claim.agent, { topic: input.topic, energy: input.energy, focusMinutes: claim.plan.focusMinutes, review });
+    if (!continuation)
+      writeTutorInstructions(claim.cwd, claim.agent, {
+        topic: input.topic,
+        energy: input.energy,
+        focusMinutes: claim.plan.focusMinutes,
+        review,
+      });
   }
 
   private alreadyActive(holder: JudgedRow): SessionError {
@@ -305,7 +341,10 @@ export class SessionStarter {
           : (verdictNotice(holder.verdict, view) ?? "");
     return new SessionError(
       "already-active",
-      `A study session is already active: "${view.topic}" with ${viewContext(ctx).agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}. ${where} End it first to start a new one.`.replace("  ", " "),
+      `A study session is already active: "${view.topic}" with ${viewContext(ctx).agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}. ${where} End it first to start a new one.`.replace(
+        "  ",
+        " ",
+      ),
       { session: view, canReattach: holder.verdict.kind === "live-here", verdict: holder.verdict.kind, ownerUrl: holder.row.ownerUrl },
     );
   }

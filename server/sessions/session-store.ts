@@ -50,7 +50,9 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     /** Retry options for every write (tests pass a short deadline). */
     private readonly retry: RetryOptions = {},
   ) {
-    this.openRows = reads.prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NULL ORDER BY started_at DESC`).raw();
+    this.openRows = reads
+      .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NULL ORDER BY started_at DESC`)
+      .raw();
     this.lastEndedRow = reads
       .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1`)
       .raw();
@@ -120,13 +122,21 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
   markLive(id: string, at: Date, agentSessionId: string | null = null): Promise<StudySession> {
     return withDb(
       "mark the session live",
-      () => this.db.studySession.update({ where: { id }, data: { status: "live", heartbeatAt: at, ...(agentSessionId ? { agentSessionId } : {}) } }),
+      () =>
+        this.db.studySession.update({
+          where: { id },
+          data: { status: "live", heartbeatAt: at, ...(agentSessionId ? { agentSessionId } : {}) },
+        }),
       this.retry,
     );
   }
 
   async markAttached(id: string): Promise<void> {
-    await withDb("note that the session was opened", () => this.db.studySession.updateMany({ where: { id, attachedOnce: false }, data: { attachedOnce: true } }), this.retry);
+    await withDb(
+      "note that the session was opened",
+      () => this.db.studySession.updateMany({ where: { id, attachedOnce: false }, data: { attachedOnce: true } }),
+      this.retry,
+    );
   }
 
   /**
@@ -134,7 +144,11 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
    * a fault after this point is finished by a retry, the keeper, or the next start's verdict with
    * the same reason. False when the row is already ended (someone else ended it first).
    */
-  async markEnding(id: string, pending: { reason: string; exitCode?: number | null; detail?: string | null }, retry: RetryOptions = this.retry): Promise<boolean> {
+  async markEnding(
+    id: string,
+    pending: { reason: string; exitCode?: number | null; detail?: string | null },
+    retry: RetryOptions = this.retry,
+  ): Promise<boolean> {
     const result = await withDb(
       "end the session",
       () =>
@@ -161,7 +175,14 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
             tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
           ]);
           const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
-          const summary = buildSummary({ startedAt: row.startedAt, endedAt, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked });
+          const summary = buildSummary({
+            startedAt: row.startedAt,
+            endedAt,
+            pausedMs: row.pausedMs,
+            pausedAt: row.pausedAt,
+            marks,
+            parked,
+          });
           const result = await tx.studySession.updateMany({
             where: {
               id: row.id,
@@ -188,18 +209,30 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
 
   /** Refreshes the heartbeat; false when the row was ended (or taken) by someone else. */
   async heartbeat(id: string, instanceId: string, at: Date): Promise<boolean> {
-    const result = await withDb("refresh the heartbeat", () => this.db.studySession.updateMany({ where: { id, endedAt: null, ownerInstance: instanceId } , data: { heartbeatAt: at } }), { deadlineMs: 0 });
+    const result = await withDb(
+      "refresh the heartbeat",
+      () => this.db.studySession.updateMany({ where: { id, endedAt: null, ownerInstance: instanceId }, data: { heartbeatAt: at } }),
+      { deadlineMs: 0 },
+    );
     return result.count === 1;
   }
 
   /** The tmux wrapper's heartbeat (`_tmux-run`): false when the row was ended by someone else. */
   async heartbeatTmux(id: string, at: Date): Promise<boolean> {
-    const result = await withDb("refresh the heartbeat", () => this.db.studySession.updateMany({ where: { id, endedAt: null }, data: { heartbeatAt: at } }), { deadlineMs: 0 });
+    const result = await withDb(
+      "refresh the heartbeat",
+      () => this.db.studySession.updateMany({ where: { id, endedAt: null }, data: { heartbeatAt: at } }),
+      { deadlineMs: 0 },
+    );
     return result.count === 1;
   }
 
   async checkpoint(id: string, transcript: string, at: Date): Promise<void> {
-    await withDb("save the transcript", () => this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } }), this.retry);
+    await withDb(
+      "save the transcript",
+      () => this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } }),
+      this.retry,
+    );
   }
 
   // ---- the study loop's writes (ports.ts) --------------------------------------------------------
@@ -240,6 +273,11 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
 
   async after(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
     const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind as AcpEventRecord["kind"], payload: JSON.parse(r.payload) as Record<string, unknown>, at: r.createdAt.toISOString() }));
+    return rows.map((r) => ({
+      seq: r.seq,
+      kind: r.kind as AcpEventRecord["kind"],
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+      at: r.createdAt.toISOString(),
+    }));
   }
 }

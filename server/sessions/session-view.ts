@@ -44,7 +44,11 @@ export interface SessionView {
 export type SessionPhase = "idle" | "starting" | "focus" | "ending" | "ended";
 
 export type AttachInfo =
-  | { readonly transport: "pty"; readonly sessionId: string; /** socket.io event that attaches a viewer */ readonly event: "terminal:attach" }
+  | {
+      readonly transport: "pty";
+      readonly sessionId: string;
+      /** socket.io event that attaches a viewer */ readonly event: "terminal:attach";
+    }
   | { readonly transport: "acp"; readonly sessionId: string; readonly event: "acp:attach" }
   /** A CLI session in tmux: "Open in browser" attaches a terminal running `tmux attach`. */
   | { readonly transport: "tmux"; readonly sessionId: string; readonly event: "terminal:attach" };

@@ -36,7 +36,10 @@ export class FakeTransport implements LiveTransport {
     return this.output;
   }
   lastLines(transcript: string | null): string[] {
-    return (transcript ?? "").split(/\r?\n/).filter((l) => l.trim()).slice(-8);
+    return (transcript ?? "")
+      .split(/\r?\n/)
+      .filter((l) => l.trim())
+      .slice(-8);
   }
   startupFailure(): string | null {
     return null;
@@ -93,7 +96,20 @@ export interface TestCore {
 }
 
 export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-core-"))): TestCore {
-  fs.writeFileSync(path.join(dir, "studyloop.config.json"), JSON.stringify({ agents: { tutor: { label: "Test tutor", command: process.execPath, args: ["-e", "0"], resumeArgs: ["--resumed"], acp: { command: process.execPath, args: [] } } } }));
+  fs.writeFileSync(
+    path.join(dir, "studyloop.config.json"),
+    JSON.stringify({
+      agents: {
+        tutor: {
+          label: "Test tutor",
+          command: process.execPath,
+          args: ["-e", "0"],
+          resumeArgs: ["--resumed"],
+          acp: { command: process.execPath, args: [] },
+        },
+      },
+    }),
+  );
   const file = databaseFile(dir);
   applyMigrations(file);
   const db = openDatabase(file);

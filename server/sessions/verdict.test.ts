@@ -51,8 +51,7 @@ function facts(over: Partial<OwnerFacts> = {}): OwnerFacts {
 
 const tmuxRow = (over: Partial<StoredOwnership> = {}) =>
   row({ transport: "tmux", ownerInstance: "cli-1", ownerPid: 777, muxSession: "study-abc", ...over });
-const otherHost = (over: Partial<StoredOwnership> = {}) =>
-  row({ ownerHost: "desktop", ownerBootId: "boot-9", ...over });
+const otherHost = (over: Partial<StoredOwnership> = {}) => row({ ownerHost: "desktop", ownerBootId: "boot-9", ...over });
 
 const hit = new Set<RuleName>();
 function expectVerdict(v: Verdict, kind: Verdict["kind"], rule: RuleName): void {

@@ -70,9 +70,7 @@ export type Verdict = VerdictBody & { rule: RuleName };
 
 /** Callers treat these as live: a start is refused, the row is not ended. Unknown is not dead. */
 export function isLiveish(v: Verdict): boolean {
-  return (
-    v.kind === "live-here" || v.kind === "starting" || v.kind === "live-elsewhere" || v.kind === "unknown"
-  );
+  return v.kind === "live-here" || v.kind === "starting" || v.kind === "live-elsewhere" || v.kind === "unknown";
 }
 
 /** Who owns the row, relative to this server: needs no probe, so planFacts can use it too. */
@@ -91,12 +89,7 @@ interface Identity {
 function identify(row: StoredOwnership, self: SelfIdentity): Identity {
   const serverOwned = row.transport !== "tmux";
   const sameHost = row.ownerHost === self.host;
-  const boot =
-    row.ownerBootId === null || self.bootId === null
-      ? "unknown"
-      : row.ownerBootId === self.bootId
-        ? "same"
-        : "different";
+  const boot = row.ownerBootId === null || self.bootId === null ? "unknown" : row.ownerBootId === self.bootId ? "same" : "different";
   const thisBoot = serverOwned && sameHost && boot !== "different";
   return {
     ownedHere: row.ownerInstance === self.instanceId,

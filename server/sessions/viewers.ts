@@ -90,7 +90,12 @@ export class Viewers {
    * "Open in browser" for a CLI session: a pty running `tmux attach` to it, shared by every browser
    * viewer. When tmux goes away the viewer's pty exits and the session is reconciled (tmux-gone).
    */
-  private async attachTmux(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
+  private async attachTmux(
+    sessionId: string,
+    viewerId: string,
+    send: (frame: TerminalFrame) => void,
+    sinceSeq?: number,
+  ): Promise<SessionView> {
     const { ctx } = this;
     const row = await ctx.store.byId(sessionId);
     if (!row || row.transport !== "tmux" || row.endedAt || !row.muxSession) throw await this.notAttachable(sessionId);
@@ -98,7 +103,9 @@ export class Viewers {
     if (judged.verdict.kind !== "live-elsewhere" || row.ownerHost !== ctx.self.host) throw await this.notAttachable(sessionId);
     let entry = this.tmuxViewers.get(sessionId);
     if (!entry) {
-      const transport = startTmuxViewer(row.muxSession, tmuxOptions(ctx), sessionFolder(ctx, sessionId), (c) => ctx.agents.resolveExecutable(c));
+      const transport = startTmuxViewer(row.muxSession, tmuxOptions(ctx), sessionFolder(ctx, sessionId), (c) =>
+        ctx.agents.resolveExecutable(c),
+      );
       entry = { transport, viewers: new Set() };
       this.tmuxViewers.set(sessionId, entry);
       const mine = entry;
@@ -141,15 +148,18 @@ export class Viewers {
     const row = await this.ctx.store.byId(sessionId);
     if (!row) throw new SessionError("not-found", `There is no session ${sessionId}.`);
     // Only a fact for the next reader: a database fault must not keep a viewer out.
-    if (!row.attachedOnce) await this.ctx.store.markAttached(sessionId).catch((e: unknown) => this.ctx.log(`Session ${sessionId}: ${String(e)}`));
+    if (!row.attachedOnce)
+      await this.ctx.store.markAttached(sessionId).catch((e: unknown) => this.ctx.log(`Session ${sessionId}: ${String(e)}`));
     return viewOf(this.ctx, row);
   }
 
   async notAttachable(sessionId: string): Promise<SessionError> {
     const found = await this.reconciler.session(sessionId);
     if (!found) return new SessionError("not-found", `There is no session ${sessionId}.`);
-    if (found.view.status === "ended") return new SessionError("ended", found.view.explanation ?? "This session has ended.", { session: found.view });
-    if (found.view.status === "ending") return new SessionError("not-attachable", "This session is ending: reload the page in a moment.", { session: found.view });
+    if (found.view.status === "ended")
+      return new SessionError("ended", found.view.explanation ?? "This session has ended.", { session: found.view });
+    if (found.view.status === "ending")
+      return new SessionError("not-attachable", "This session is ending: reload the page in a moment.", { session: found.view });
     const notice = found.verdict ? verdictNotice(found.verdict, found.view) : null;
     return new SessionError("not-attachable", notice ?? "This session is not running on this server.", { session: found.view });
   }

@@ -14,7 +14,8 @@ import { answerNudges, readTimer, recordNudges, timerStateOf } from "../../commo
 const NUDGE_CHECK_MS = 1_000;
 const RACED = "The timer changed on another device at the same moment: look at it again and retry.";
 
-export type TimerAction = { action: "pause" } | { action: "resume" } | { action: "continue"; nudge?: number } | { action: "break"; nudge?: number };
+export type TimerAction =
+  { action: "pause" } | { action: "resume" } | { action: "continue"; nudge?: number } | { action: "break"; nudge?: number };
 
 export class FocusTimer {
   private interval: NodeJS.Timeout | undefined;
@@ -29,7 +30,10 @@ export class FocusTimer {
   ) {}
 
   start(): void {
-    this.interval ??= setInterval(() => void this.recordDue().catch((e: unknown) => this.log(`Could not check break nudges: ${String(e)}`)), NUDGE_CHECK_MS);
+    this.interval ??= setInterval(
+      () => void this.recordDue().catch((e: unknown) => this.log(`Could not check break nudges: ${String(e)}`)),
+      NUDGE_CHECK_MS,
+    );
     this.interval.unref();
   }
 
@@ -50,7 +54,11 @@ export class FocusTimer {
         const recorded = recordNudges(t.nudges, reading.due, now);
         const answered = answerNudges(recorded, "break", now, command.action === "break" ? command.nudge : undefined);
         if (reading.paused && !answered) {
-          throw conflict(command.action === "pause" ? "The timer is already paused: resume it when you are back." : "There is no break nudge waiting for an answer.");
+          throw conflict(
+            command.action === "pause"
+              ? "The timer is already paused: resume it when you are back."
+              : "There is no break nudge waiting for an answer.",
+          );
         }
         await this.write(row, { ...(reading.paused ? {} : { pausedAt: now }), nudgesShown: JSON.stringify(answered ?? recorded) }, RACED);
         break;
@@ -91,7 +99,13 @@ export class FocusTimer {
         if (due.length === 0) continue;
         const next = recordNudges(t.nudges, due, now);
         // Only if nobody changed the nudges or paused meanwhile: each nudge is recorded once.
-        if (!(await this.sessions.writes.updateTimer({ id: row.id, pausedAt: null, nudgesShown: row.nudgesShown }, { nudgesShown: JSON.stringify(next) }))) continue;
+        if (
+          !(await this.sessions.writes.updateTimer(
+            { id: row.id, pausedAt: null, nudgesShown: row.nudgesShown },
+            { nudgesShown: JSON.stringify(next) },
+          ))
+        )
+          continue;
         recorded++;
         this.events.study("break-due", row.id, { nudges: due.length }, now);
       }
@@ -111,7 +125,11 @@ export class FocusTimer {
   }
 
   /** One conditional write: the row must still be as it was read (not ended, same pause, same nudges). */
-  private async write(row: StudySession, data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string }, raced: string): Promise<void> {
+  private async write(
+    row: StudySession,
+    data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
+    raced: string,
+  ): Promise<void> {
     if (!(await this.sessions.writes.updateTimer(row, data))) throw conflict(raced);
   }
 }

@@ -71,7 +71,12 @@ export class StudyHistory {
   }
 
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
-    const rows = await this.db.studySession.findMany({ distinct: ["topic"], select: { topic: true }, orderBy: { startedAt: "desc" }, take: limit });
+    const rows = await this.db.studySession.findMany({
+      distinct: ["topic"],
+      select: { topic: true },
+      orderBy: { startedAt: "desc" },
+      take: limit,
+    });
     return rows.map((r) => r.topic);
   }
 
@@ -87,7 +92,16 @@ export class StudyHistory {
     await this.sessions.reconcileOpen();
     const [rows, marks] = await Promise.all([
       this.db.studySession.findMany({
-        select: { startedAt: true, endedAt: true, pausedAt: true, pausedMs: true, focusPlan: true, focusMinutes: true, breakMinutes: true, nudgesShown: true },
+        select: {
+          startedAt: true,
+          endedAt: true,
+          pausedAt: true,
+          pausedMs: true,
+          focusPlan: true,
+          focusMinutes: true,
+          breakMinutes: true,
+          nudgesShown: true,
+        },
       }),
       this.db.topicMark.findMany({ select: { topic: true, status: true } }),
     ]);
@@ -109,6 +123,11 @@ export class StudyHistory {
     // end is no longer suggested, one carried is listed with the carried items instead.
     const stillPending = (await this.study.parkedViews(last.id)).filter((p) => p.status === "pending").map((p) => p.text);
     const struggles = (last.summary?.struggles ?? []).map((topic) => `Revisit ${topic}`);
-    return { from: { id: last.id, topic: last.topic, endedAt: last.endedAt }, forNextSession: [...struggles, ...stillPending], carried, recentTopics };
+    return {
+      from: { id: last.id, topic: last.topic, endedAt: last.endedAt },
+      forNextSession: [...struggles, ...stillPending],
+      carried,
+      recentTopics,
+    };
   }
 }

@@ -42,7 +42,14 @@ describe("heatmap", () => {
 
   it("has 12 columns of 7 days, Monday first, today in the last column, nothing in the future", () => {
     const today = local(2026, 3, 4); // a Wednesday
-    const map = heatmap(new Map([["2026-03-04", 20 * MIN], ["2026-03-02", 5 * MIN], ["2025-01-01", MIN]]), today);
+    const map = heatmap(
+      new Map([
+        ["2026-03-04", 20 * MIN],
+        ["2026-03-02", 5 * MIN],
+        ["2025-01-01", MIN],
+      ]),
+      today,
+    );
     expect(map.weeks).toHaveLength(12);
     expect(map.weeks.every((w) => w.length === 7)).toBe(true);
     const last = map.weeks[11]!;

@@ -119,7 +119,10 @@ export function streak(byDay: ReadonlyMap<string, number>, today: Date): Streak 
   let current = 0;
   for (let day = studiedToday ? todayStart : addDays(todayStart, -1); studied(day); day = addDays(day, -1)) current++;
 
-  const days = [...byDay.entries()].filter(([, ms]) => ms > 0).map(([key]) => key).sort();
+  const days = [...byDay.entries()]
+    .filter(([, ms]) => ms > 0)
+    .map(([key]) => key)
+    .sort();
   let longest = 0;
   let run = 0;
   let previous: Date | null = null;

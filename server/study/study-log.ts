@@ -12,7 +12,15 @@ import { FocusTimer } from "./focus-timer.ts";
 import { StudyHistory } from "./history.ts";
 import { StudyEdits } from "./study-edits.ts";
 import { MINUTE_MS } from "../../common/study/timer.ts";
-import { toMarkView, toParkedView, toStudyLiveView, type MarkView, type ParkedStatus, type ParkedView, type StudyLiveView } from "../../common/study/study-view.ts";
+import {
+  toMarkView,
+  toParkedView,
+  toStudyLiveView,
+  type MarkView,
+  type ParkedStatus,
+  type ParkedView,
+  type StudyLiveView,
+} from "../../common/study/study-view.ts";
 
 export type Source = "learner" | "agent";
 
@@ -102,10 +110,15 @@ export class StudyLog {
    */
   async carryInto(sessionId: string): Promise<ParkedItem[]> {
     const copies = await this.db.$transaction(async (tx) => {
-      const carried = await tx.parkedItem.findMany({ where: { status: "carried", OR: [{ sessionId: null }, { sessionId: { not: sessionId } }] }, orderBy: { createdAt: "asc" } });
+      const carried = await tx.parkedItem.findMany({
+        where: { status: "carried", OR: [{ sessionId: null }, { sessionId: { not: sessionId } }] },
+        orderBy: { createdAt: "asc" },
+      });
       if (carried.length === 0) return [];
       const done = new Set(
-        (await tx.parkedItem.findMany({ where: { carriedFromId: { in: carried.map((c) => c.id) } }, select: { carriedFromId: true } })).map((c) => c.carriedFromId),
+        (await tx.parkedItem.findMany({ where: { carriedFromId: { in: carried.map((c) => c.id) } }, select: { carriedFromId: true } })).map(
+          (c) => c.carriedFromId,
+        ),
       );
       const made: ParkedItem[] = [];
       for (const item of carried.filter((c) => !done.has(c.id))) {
@@ -123,10 +136,16 @@ export class StudyLog {
 
   /** Carried items not yet taken into a session: what the next start will bring along. */
   async waitingToCarry(): Promise<ParkedView[]> {
-    const carried = await this.db.parkedItem.findMany({ where: { status: "carried" }, include: { session: { select: { topic: true } } }, orderBy: { createdAt: "asc" } });
+    const carried = await this.db.parkedItem.findMany({
+      where: { status: "carried" },
+      include: { session: { select: { topic: true } } },
+      orderBy: { createdAt: "asc" },
+    });
     if (carried.length === 0) return [];
     const done = new Set(
-      (await this.db.parkedItem.findMany({ where: { carriedFromId: { in: carried.map((c) => c.id) } }, select: { carriedFromId: true } })).map((c) => c.carriedFromId),
+      (
+        await this.db.parkedItem.findMany({ where: { carriedFromId: { in: carried.map((c) => c.id) } }, select: { carriedFromId: true } })
+      ).map((c) => c.carriedFromId),
     );
     return carried.filter((c) => !done.has(c.id)).map((c) => toParkedView(c, c.session?.topic ?? null));
   }

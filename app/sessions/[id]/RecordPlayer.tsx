@@ -40,7 +40,9 @@ export function RecordPlayer({ sessionId, startAt, markers }: RecordPlayerProps)
         }) as Player;
         setReady(true);
       })
-      .catch((e: unknown) => setError(`The player could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`));
+      .catch((e: unknown) =>
+        setError(`The player could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`),
+      );
     return () => {
       disposed = true;
       player.current?.dispose();

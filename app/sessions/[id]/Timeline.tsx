@@ -46,7 +46,12 @@ function Entry({ entry }: { entry: TimelineEntry }) {
           <span className={`pill ${m.status}`}>{markWord(m.status)}</span> <strong>{m.topic}</strong>
           {m.note ? ` · ${m.note}` : ""}
           {m.source === "agent" ? <span className="muted"> · from the tutor</span> : null}
-          {m.status === "struggling" || m.status === "insight" ? <> · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} /></> : null}
+          {m.status === "struggling" || m.status === "insight" ? (
+            <>
+              {" "}
+              · <MakeCard origin={{ kind: "mark", id: m.id }} {...cardFromMark(m)} />
+            </>
+          ) : null}
         </>
       );
     }

@@ -29,8 +29,8 @@ export function ImportCards({ topic }: { topic: string }) {
     <section className="panel stack" aria-labelledby="import-heading">
       <h2 id="import-heading">Import cards</h2>
       <p className="muted">
-        A CSV file, one card per line: <code>front,back</code> or <code>front,back,topic</code> (cards without a topic go into “{topic}”). Quote a
-        field that holds a comma. Every line must be valid, or nothing is imported.
+        A CSV file, one card per line: <code>front,back</code> or <code>front,back,topic</code> (cards without a topic go into “{topic}”).
+        Quote a field that holds a comma. Every line must be valid, or nothing is imported.
       </p>
       <div>
         <label htmlFor="import-csv">CSV file</label>

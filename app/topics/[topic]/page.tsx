@@ -86,8 +86,8 @@ export default async function TopicPage({ params }: { params: Promise<{ topic: s
                   <td>{new Date(`${w.week}T12:00:00`).toLocaleDateString("en-GB", { day: "numeric", month: "short" })}</td>
                   <td>
                     <span className="week-bar win" style={{ width: `${(w.wins / maxMarks) * 4}rem` }} aria-hidden="true" />{" "}
-                    <span className="week-bar struggle" style={{ width: `${(w.struggles / maxMarks) * 4}rem` }} aria-hidden="true" /> {w.wins} won, {w.struggles}{" "}
-                    struggled
+                    <span className="week-bar struggle" style={{ width: `${(w.struggles / maxMarks) * 4}rem` }} aria-hidden="true" />{" "}
+                    {w.wins} won, {w.struggles} struggled
                   </td>
                   <td>{w.reviews}</td>
                   <td>{percent(w.retention)}</td>
@@ -112,7 +112,12 @@ export default async function TopicPage({ params }: { params: Promise<{ topic: s
                   <Link href={`/sessions/${s.sessionId}`} prefetch={false}>
                     {day(s.at)}
                   </Link>{" "}
-                  · {s.hasCard ? "has a card" : <MakeCard origin={{ kind: "mark", id: s.id }} {...cardFromMark({ ...s, status: "struggling" })} />}
+                  ·{" "}
+                  {s.hasCard ? (
+                    "has a card"
+                  ) : (
+                    <MakeCard origin={{ kind: "mark", id: s.id }} {...cardFromMark({ ...s, status: "struggling" })} />
+                  )}
                 </div>
               </li>
             ))}
@@ -123,7 +128,9 @@ export default async function TopicPage({ params }: { params: Promise<{ topic: s
       <section className="panel" aria-labelledby="cards-heading">
         <h2 id="cards-heading">Cards</h2>
         {cards.length === 0 ? (
-          <p className="muted">No cards on {topic} yet. Make one from a struggle, a parked thought or a transcript passage, or write one here.</p>
+          <p className="muted">
+            No cards on {topic} yet. Make one from a struggle, a parked thought or a transcript passage, or write one here.
+          </p>
         ) : (
           <ul className="card-list" data-testid="topic-card-list">
             {cards.map((c) => (

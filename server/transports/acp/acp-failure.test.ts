@@ -7,7 +7,12 @@ import { describeAgentError, failureSentence, readSignInMethods } from "./acp-fa
 
 // What the real agents sent offline (recorded in e2e/fixtures/real-acp-agents-offline.json).
 const RECORDED = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "e2e", "fixtures", "real-acp-agents-offline.json"), "utf8")) as {
-  agents: { command: string; authMethods?: unknown; promptError?: { code: number; message: string }; sessionNewError?: { code: number; message: string } }[];
+  agents: {
+    command: string;
+    authMethods?: unknown;
+    promptError?: { code: number; message: string };
+    sessionNewError?: { code: number; message: string };
+  }[];
 };
 const real = (command: string) => RECORDED.agents.find((a) => a.command.startsWith(command))!;
 const CLAUDE_METHODS = readSignInMethods(real("claude-code-acp").authMethods);
@@ -16,7 +21,13 @@ const GEMINI_METHODS = readSignInMethods(real("gemini").authMethods);
 describe("describeAgentError", () => {
   it("claude-code-acp's prompt refusal names its sign-in method and the hint", () => {
     const d = describeAgentError(real("claude-code-acp").promptError, CLAUDE_METHODS, "Run `claude /login`.");
-    expect(d).toEqual({ agentMessage: "Authentication required", code: -32000, needsSignIn: true, signInMethods: CLAUDE_METHODS, signInHint: "Run `claude /login`." });
+    expect(d).toEqual({
+      agentMessage: "Authentication required",
+      code: -32000,
+      needsSignIn: true,
+      signInMethods: CLAUDE_METHODS,
+      signInHint: "Run `claude /login`.",
+    });
     expect(failureSentence(d)).toBe(
       'the agent said: "Authentication required". It offers these ways to sign in: Log in with Claude Code (Run `claude /login` in the terminal). Run `claude /login`.',
     );
@@ -29,7 +40,10 @@ describe("describeAgentError", () => {
   });
 
   it("keeps the error's data as the agent gave it", () => {
-    const d = describeAgentError({ code: -32603, message: "Internal error", data: { details: "Query closed before response received" } }, CLAUDE_METHODS);
+    const d = describeAgentError(
+      { code: -32603, message: "Internal error", data: { details: "Query closed before response received" } },
+      CLAUDE_METHODS,
+    );
     expect(d.data).toBe('{"details":"Query closed before response received"}');
     expect(d.needsSignIn).toBe(false);
     expect(failureSentence(d)).toBe('the agent said: "Internal error" (details: {"details":"Query closed before response received"}).');

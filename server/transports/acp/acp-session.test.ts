@@ -139,7 +139,12 @@ describe("AcpSession with the scripted tutor", () => {
     expect(message).toContain("No credentials in ~/.tutor/credentials.json");
     expect(message).toContain("Log in with Tutor (Run `tutor login` in a terminal)");
     expect(message).toContain("Run `tutor login` on this machine.");
-    expect(details).toMatchObject({ agentMessage: "Authentication required", code: -32000, needsSignIn: true, signInHint: "Run `tutor login` on this machine." });
+    expect(details).toMatchObject({
+      agentMessage: "Authentication required",
+      code: -32000,
+      needsSignIn: true,
+      signInHint: "Run `tutor login` on this machine.",
+    });
     expect(details?.signInMethods.map((m) => m.id)).toEqual(["tutor-login", "tutor-api-key"]);
   });
 
@@ -169,7 +174,11 @@ describe("AcpSession with the scripted tutor", () => {
     await until(() => events.some((e) => e.kind === "agent_message_chunk"));
     session.cancel();
     await until(() => events.some((e) => e.kind === "turn_end"));
-    expect(events.find((e) => e.kind === "turn_end")?.payload).toEqual({ stopReason: "cancelled", stoppedBy: "learner", agentIgnoredStop: true });
+    expect(events.find((e) => e.kind === "turn_end")?.payload).toEqual({
+      stopReason: "cancelled",
+      stoppedBy: "learner",
+      agentIgnoredStop: true,
+    });
     session.prompt("env please");
     await until(() => events.filter((e) => e.kind === "turn_end").length === 2);
   });
@@ -185,12 +194,17 @@ describe("AcpSession with the scripted tutor", () => {
   it("sends an attached photo and text file as ACP content blocks", async () => {
     const log = path.join(os.tmpdir(), `acp-tutor-${process.pid}-${Date.now()}.jsonl`);
     const { session, events, cwd } = await startTutor([], { env: { ACP_TUTOR_LOG: log } });
-    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8a3b40000000049454e44ae426082", "hex");
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8a3b40000000049454e44ae426082",
+      "hex",
+    );
     const photo = storeAttachment(cwd, "IMG 0042.PNG", png, detectType(png)!);
     const notes = storeAttachment(cwd, "notes.md", Buffer.from("# my_notes\n2*3*4"), detectType(Buffer.from("x"))!);
     session.prompt("what is in this image?", [photo.name, notes.name]);
     await until(() => events.some((e) => e.kind === "turn_end"));
-    expect(renderTranscript(events)).toContain(`I received an image (image/png, ${png.length} bytes) and a file (text/plain, 16 characters).`);
+    expect(renderTranscript(events)).toContain(
+      `I received an image (image/png, ${png.length} bytes) and a file (text/plain, 16 characters).`,
+    );
     const blocks = JSON.parse(fs.readFileSync(log, "utf8").trim()) as Array<Record<string, unknown>>;
     expect(blocks[0]).toEqual({ type: "text", text: "what is in this image?" });
     expect(blocks[1]).toMatchObject({ type: "image", mimeType: "image/png", data: png.toString("base64") });

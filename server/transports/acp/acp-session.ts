@@ -152,7 +152,8 @@ export class AcpSession {
   prompt(text: string, attachmentNames: readonly string[] = []): void {
     if (!this.connection || !this.agentSessionId) throw new AcpFailure("The tutor is not connected.");
     if (this.turn) throw new AcpFailure("The tutor is still answering: wait for it, or press Stop.");
-    if (attachmentNames.length > ATTACHMENT_LIMITS.MAX_PER_MESSAGE) throw new AcpFailure(`Attach at most ${ATTACHMENT_LIMITS.MAX_PER_MESSAGE} files to one message.`);
+    if (attachmentNames.length > ATTACHMENT_LIMITS.MAX_PER_MESSAGE)
+      throw new AcpFailure(`Attach at most ${ATTACHMENT_LIMITS.MAX_PER_MESSAGE} files to one message.`);
     const blocks: ContentBlock[] = [{ type: "text", text }];
     const attachments: StoredAttachment[] = [];
     for (const name of attachmentNames) {
@@ -165,16 +166,14 @@ export class AcpSession {
     }
     const sessionId = this.agentSessionId;
     this.emit("user_message", { text, ...(attachments.length ? { attachments } : {}) });
-    const turn: Promise<unknown> = this.connection.agent
-      .request("session/prompt", { sessionId, prompt: blocks })
-      .then(
-        (response) => this.endTurn(turn, { stopReason: response.stopReason }),
-        (error: unknown) => {
-          if (this.exited) return;
-          const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
-          this.endTurn(turn, { stopReason: "error", error: failureSentence(details), details });
-        },
-      );
+    const turn: Promise<unknown> = this.connection.agent.request("session/prompt", { sessionId, prompt: blocks }).then(
+      (response) => this.endTurn(turn, { stopReason: response.stopReason }),
+      (error: unknown) => {
+        if (this.exited) return;
+        const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
+        this.endTurn(turn, { stopReason: "error", error: failureSentence(details), details });
+      },
+    );
     this.turn = turn;
     this.armWatchdog();
   }
@@ -241,31 +240,45 @@ export class AcpSession {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  private async handshake(timeoutMs: number, openSession: (connection: ClientConnection, profile: AgentProfile) => Promise<string>): Promise<void> {
+  private async handshake(
+    timeoutMs: number,
+    openSession: (connection: ClientConnection, profile: AgentProfile) => Promise<string>,
+  ): Promise<void> {
     const guard = new ProtocolLineGuard((line) =>
       this.fail(`the agent wrote text that is not the Agent Client Protocol on its output ("${line.slice(0, ACP_LIMITS.QUOTE_CHARS)}")`),
     );
     this.child.stdout!.pipe(guard);
     const app = client({ name: "studyloop" })
       .onNotification("session/update", ({ params }) => this.onUpdate(params.update))
-      .onRequest("session/request_permission", ({ params }) =>
-        new Promise<RequestPermissionResponse>((resolve) => {
-          const requestId = crypto.randomUUID();
-          this.permissions.set(requestId, { resolve, optionIds: params.options.map((o) => o.optionId) });
-          this.emit("permission_request", { requestId, toolCall: params.toolCall, options: params.options });
-        }),
+      .onRequest(
+        "session/request_permission",
+        ({ params }) =>
+          new Promise<RequestPermissionResponse>((resolve) => {
+            const requestId = crypto.randomUUID();
+            this.permissions.set(requestId, { resolve, optionIds: params.options.map((o) => o.optionId) });
+            this.emit("permission_request", { requestId, toolCall: params.toolCall, options: params.options });
+          }),
       );
-    this.connection = app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(guard) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(
+      ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(guard) as ReadableStream<Uint8Array>),
+    );
 
     const failed = new Promise<never>((_, reject) => {
       this.failWaiter = (message) => reject(new AcpFailure(message));
-      this.child.once("exit", (code) => reject(new AcpFailure(`the agent exited with code ${code ?? "?"} before it was ready${this.stderrHint()}`)));
+      this.child.once("exit", (code) =>
+        reject(new AcpFailure(`the agent exited with code ${code ?? "?"} before it was ready${this.stderrHint()}`)),
+      );
     });
     let timer: NodeJS.Timeout | undefined;
     let step: "initialize" | "opening the conversation" = "initialize";
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new AcpFailure(`the agent did not answer the protocol handshake${step === "initialize" ? "" : ` (${step})`} within ${Math.round(timeoutMs / 1000)} s${this.stderrHint()}`)),
+        () =>
+          reject(
+            new AcpFailure(
+              `the agent did not answer the protocol handshake${step === "initialize" ? "" : ` (${step})`} within ${Math.round(timeoutMs / 1000)} s${this.stderrHint()}`,
+            ),
+          ),
         timeoutMs,
       );
     });
@@ -317,7 +330,12 @@ export class AcpSession {
         this.emit(update.sessionUpdate, { text: update.content.type === "text" ? update.content.text : `[${update.content.type}]` });
         return;
       case "tool_call":
-        this.emit("tool_call", { toolCallId: update.toolCallId, title: update.title, kind: update.kind ?? "other", status: update.status ?? "pending" });
+        this.emit("tool_call", {
+          toolCallId: update.toolCallId,
+          title: update.title,
+          kind: update.kind ?? "other",
+          status: update.status ?? "pending",
+        });
         return;
       case "tool_call_update":
         this.emit("tool_call_update", {
@@ -348,7 +366,10 @@ export class AcpSession {
     const turn = this.turn;
     this.watchdog = setTimeout(() => {
       if (this.turn !== turn || this.stopping) return;
-      this.emit("notice", { level: "warning", text: `The tutor sent nothing for ${Math.round(this.turnTimeoutMs / 1000)} s, so StudyLoop stopped this turn.` });
+      this.emit("notice", {
+        level: "warning",
+        text: `The tutor sent nothing for ${Math.round(this.turnTimeoutMs / 1000)} s, so StudyLoop stopped this turn.`,
+      });
       this.cancel("timeout");
     }, this.turnTimeoutMs);
   }
@@ -399,7 +420,8 @@ export function renderTranscript(events: readonly AcpEventRecord[]): string {
     else if (e.kind === "permission_request") out.push(`\n[permission asked]`);
     else if (e.kind === "permission_outcome") out.push(`\n[permission: ${String(p.optionId ?? p.outcome)}]`);
     else if (e.kind === "notice") out.push(`\n[${String(p.text ?? "")}]`);
-    else if (e.kind === "turn_end" && p.stopReason === "cancelled") out.push(`\n[stopped${p.stoppedBy === "timeout" ? " after the time-out" : " by the learner"}]`);
+    else if (e.kind === "turn_end" && p.stopReason === "cancelled")
+      out.push(`\n[stopped${p.stoppedBy === "timeout" ? " after the time-out" : " by the learner"}]`);
     else if (e.kind === "turn_end" && p.stopReason === "error") out.push(`\n[the tutor could not answer: ${String(p.error ?? "")}]`);
   }
   return out.join("").trim();

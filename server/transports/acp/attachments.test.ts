@@ -3,7 +3,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ATTACHMENT_LIMITS, bodyLimitFor, contentBlock, detectType, readAttachment, refusal, storeAttachment, storedName } from "./attachments.ts";
+import {
+  ATTACHMENT_LIMITS,
+  bodyLimitFor,
+  contentBlock,
+  detectType,
+  readAttachment,
+  refusal,
+  storeAttachment,
+  storedName,
+} from "./attachments.ts";
 
 const bytes = (hex: string) => Buffer.from(hex.replace(/ /g, ""), "hex");
 const all = { image: true, embeddedContext: true };
@@ -69,7 +78,11 @@ describe("names and storage", () => {
     expect([a.name, b.name]).toEqual(["1-photo.png", "2-photo.png"]);
     expect(readAttachment(dir, "../1-photo.png")).toBeNull();
     const found = readAttachment(dir, a.name)!;
-    expect(contentBlock(found.stored, found.bytes, found.file)).toMatchObject({ type: "image", mimeType: "image/png", data: png.toString("base64") });
+    expect(contentBlock(found.stored, found.bytes, found.file)).toMatchObject({
+      type: "image",
+      mimeType: "image/png",
+      data: png.toString("base64"),
+    });
     fs.rmSync(dir, { recursive: true });
   });
 

@@ -71,7 +71,8 @@ export function refusal(size: number, type: DetectedType | null, support: Prompt
   if (size > ATTACHMENT_LIMITS.MAX_BYTES) return `The file is too large: ${ATTACHMENT_LIMITS.MAX_BYTES / 1024 / 1024} MB at most.`;
   if (!type) return "Only photos (JPEG, PNG, GIF, WebP), PDF and plain-text files can be attached.";
   if (type.kind === "image" && !support.image) return "This tutor does not accept images: describe it in words instead.";
-  if (type.kind === "resource" && !support.embeddedContext) return "This tutor does not accept files: paste the text into your message instead.";
+  if (type.kind === "resource" && !support.embeddedContext)
+    return "This tutor does not accept files: paste the text into your message instead.";
   return null;
 }
 
@@ -127,6 +128,7 @@ export function readAttachment(sessionDir: string, name: string): { stored: Stor
 export function contentBlock(stored: StoredAttachment, bytes: Buffer, file: string): ContentBlock {
   const uri = pathToFileURL(file).href;
   if (stored.kind === "image") return { type: "image", mimeType: stored.mimeType, data: bytes.toString("base64"), uri };
-  if (stored.mimeType.startsWith("text/")) return { type: "resource", resource: { uri, mimeType: stored.mimeType, text: bytes.toString("utf8") } };
+  if (stored.mimeType.startsWith("text/"))
+    return { type: "resource", resource: { uri, mimeType: stored.mimeType, text: bytes.toString("utf8") } };
   return { type: "resource", resource: { uri, mimeType: stored.mimeType, blob: bytes.toString("base64") } };
 }

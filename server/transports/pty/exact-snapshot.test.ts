@@ -11,15 +11,30 @@ afterEach(() => {
   for (const d of disposables.splice(0)) d.dispose();
 });
 
-const fill = (cols: number, rows: number) => Array.from({ length: rows }, (_, y) => `${String.fromCharCode(65 + (y % 26)).repeat(cols)}`).join("\r\n");
+const fill = (cols: number, rows: number) =>
+  Array.from({ length: rows }, (_, y) => `${String.fromCharCode(65 + (y % 26)).repeat(cols)}`).join("\r\n");
 
 /** Each case: the stream (output and resizes) at a start size, then output that follows the cut. */
 const CORPUS: { name: string; size?: [number, number]; events: RecordedEvent[]; after?: string }[] = [
-  { name: "plain text and colours in every mode", events: [{ o: `a${E}31mred${E}1;4;3mbi${E}38;5;200mp${E}38;2;1;2;3mrgb${E}48;5;17mbg${E}7minv${E}0m ${E}9;53mx${E}2mdim` }], after: "next" },
+  {
+    name: "plain text and colours in every mode",
+    events: [{ o: `a${E}31mred${E}1;4;3mbi${E}38;5;200mp${E}38;2;1;2;3mrgb${E}48;5;17mbg${E}7minv${E}0m ${E}9;53mx${E}2mdim` }],
+    after: "next",
+  },
   { name: "a full bottom row (wrap pending)", size: [20, 5], events: [{ o: `${fill(20, 5)}` }], after: "Z" },
   { name: "a full row in the middle (wrap pending)", size: [20, 5], events: [{ o: `${E}2;1H${"m".repeat(20)}` }], after: "Q" },
-  { name: "a full row with text below it (wrap pending)", size: [20, 5], events: [{ o: `${E}5;1Hbelow${E}3;1H${"m".repeat(20)}` }], after: "Q" },
-  { name: "wrap pending on the bottom row under tmux's status line", size: [20, 5], events: [{ o: `${E}5;1H${E}7mstatus${E}0m${E}1;4r${E}4;1H${"p".repeat(20)}` }], after: "q" },
+  {
+    name: "a full row with text below it (wrap pending)",
+    size: [20, 5],
+    events: [{ o: `${E}5;1Hbelow${E}3;1H${"m".repeat(20)}` }],
+    after: "Q",
+  },
+  {
+    name: "wrap pending on the bottom row under tmux's status line",
+    size: [20, 5],
+    events: [{ o: `${E}5;1H${E}7mstatus${E}0m${E}1;4r${E}4;1H${"p".repeat(20)}` }],
+    after: "q",
+  },
   { name: "wrap pending on a wide character", size: [10, 3], events: [{ o: `${E}3;1H12345678漢` }], after: "x" },
   { name: "wrap pending in colour", size: [10, 3], events: [{ o: `${E}3;1H${E}32;44m0123456789${E}0m` }], after: "x" },
   { name: "hidden cursor and cursor style", events: [{ o: `${E}?25l${E}5 qhello` }] },
@@ -52,8 +67,18 @@ const CORPUS: { name: string; size?: [number, number]; events: RecordedEvent[]; 
     after: "z",
   },
   { name: "wide characters and emoji", events: [{ o: "漢字 🙂 e\u0301 ok" }], after: "漢" },
-  { name: "scrollback with wrapped lines", size: [20, 5], events: [{ o: Array.from({ length: 30 }, (_, i) => `line ${i} ${"w".repeat(i)}`).join("\r\n") }], after: "!" },
-  { name: "resized with output in between", size: [30, 6], events: [{ o: "before\r\n" }, { r: [12, 4] }, { o: "after the resize, long" }, { r: [25, 8] }], after: "z" },
+  {
+    name: "scrollback with wrapped lines",
+    size: [20, 5],
+    events: [{ o: Array.from({ length: 30 }, (_, i) => `line ${i} ${"w".repeat(i)}`).join("\r\n") }],
+    after: "!",
+  },
+  {
+    name: "resized with output in between",
+    size: [30, 6],
+    events: [{ o: "before\r\n" }, { r: [12, 4] }, { o: "after the resize, long" }, { r: [25, 8] }],
+    after: "z",
+  },
 ];
 
 async function check(c: (typeof CORPUS)[number]): Promise<void> {
@@ -89,6 +114,10 @@ describe("exact snapshots", () => {
     expect(state.mouseEncoding).toBe("DEFAULT");
     expect(state.modes.bracketedPasteMode).toBe(false);
     expect(state.extras?.kittyFlags).toEqual([]);
-    expect(state.screen[0]!.slice(0, 5).map((cell) => cell.split("|")[0]).join("")).toBe("hello");
+    expect(
+      state.screen[0]!.slice(0, 5)
+        .map((cell) => cell.split("|")[0])
+        .join(""),
+    ).toBe("hello");
   });
 });

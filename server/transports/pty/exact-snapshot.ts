@@ -58,21 +58,21 @@ function clippedBuffer(buffer: IBuffer, cols: number, rows: number): IBuffer {
     const blankTo = !unwrap && line.isWrapped ? leadingBlankTo(line, cols) : 0;
     if (line.length <= cols && !(unwrap && line.isWrapped) && blankFrom >= cols && blankTo === 0) return line;
     return new Proxy(line, {
-          get(target, key) {
-            if (key === "isWrapped") return unwrap ? false : target.isWrapped;
-            if (key === "length") return Math.min(cols, target.length);
-            if (key === "getCell")
-              return (x: number, cell?: IBufferCell) => {
-                if (x >= cols) return undefined;
-                const found = target.getCell(x, cell);
-                return found && (x >= blankFrom || x < blankTo) ? asSpace(found) : found;
-              };
-            if (key === "translateToString")
-              return (trim?: boolean, start = 0, end = cols) => target.translateToString(trim, start, Math.min(end, cols));
-            const value = Reflect.get(target, key) as unknown;
-            return typeof value === "function" ? value.bind(target) : value;
-          },
-        });
+      get(target, key) {
+        if (key === "isWrapped") return unwrap ? false : target.isWrapped;
+        if (key === "length") return Math.min(cols, target.length);
+        if (key === "getCell")
+          return (x: number, cell?: IBufferCell) => {
+            if (x >= cols) return undefined;
+            const found = target.getCell(x, cell);
+            return found && (x >= blankFrom || x < blankTo) ? asSpace(found) : found;
+          };
+        if (key === "translateToString")
+          return (trim?: boolean, start = 0, end = cols) => target.translateToString(trim, start, Math.min(end, cols));
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
   };
   // The alternate screen's rows as xterm renders them: from its baseY, `rows` of them. After some
   // resize sequences xterm leaves baseY > 0 on the alternate buffer (which holds only `rows` lines), and
@@ -81,10 +81,11 @@ function clippedBuffer(buffer: IBuffer, cols: number, rows: number): IBuffer {
   const top = unwrap ? buffer.baseY : 0;
   return new Proxy(buffer, {
     get(target, key) {
-      if (key === "getLine") return (y: number) => {
-        const line = target.getLine(top + y);
-        return line ? clipLine(line, !unwrap && (target.getLine(top + y + 1)?.isWrapped ?? false)) : undefined;
-      };
+      if (key === "getLine")
+        return (y: number) => {
+          const line = target.getLine(top + y);
+          return line ? clipLine(line, !unwrap && (target.getLine(top + y + 1)?.isWrapped ?? false)) : undefined;
+        };
       if (unwrap && key === "length") return rows;
       if (unwrap && (key === "baseY" || key === "viewportY")) return 0;
       const value = Reflect.get(target, key) as unknown;
@@ -153,7 +154,8 @@ export function exactSerializer(terminal: HeadlessTerminal, extras: TerminalExtr
   // Activated on the clipped view, not loaded into the terminal: the addon reads through the view.
   addon.activate(clippedTerminal(terminal) as unknown as Parameters<typeof addon.activate>[0]);
   return {
-    serialize: (options = {}) => resetBeforeAltScreen(addon.serialize({ excludeModes: true })) + afterCells(terminal, extras, options.excludeModes ?? false),
+    serialize: (options = {}) =>
+      resetBeforeAltScreen(addon.serialize({ excludeModes: true })) + afterCells(terminal, extras, options.excludeModes ?? false),
     dispose: () => addon.dispose(),
   };
 }

@@ -33,7 +33,9 @@ async function cutAndCompare(recording: Recording, events: readonly RecordedEven
     await reference.write(event.o);
     await restored.write(event.o);
   }
-  expect(restored.state({ scrollback: true }), `${recording.name} cut at ${cut}, then ${followed} chunks`).toEqual(reference.state({ scrollback: true }));
+  expect(restored.state({ scrollback: true }), `${recording.name} cut at ${cut}, then ${followed} chunks`).toEqual(
+    reference.state({ scrollback: true }),
+  );
 }
 
 describe("fidelity on recordings of real programs", () => {

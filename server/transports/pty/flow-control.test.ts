@@ -164,12 +164,7 @@ const cases: Case[] = [
   },
   {
     name: "paused with both behind: the first to catch up resumes it",
-    steps: [
-      mirror,
-      { sent: "laptop", chars: HIGH + 1 },
-      { sent: "phone", chars: HIGH + 1 },
-      { acked: "laptop", chars: HIGH + 1 },
-    ],
+    steps: [mirror, { sent: "laptop", chars: HIGH + 1 }, { sent: "phone", chars: HIGH + 1 }, { acked: "laptop", chars: HIGH + 1 }],
     pause: false,
     resume: true,
   },
@@ -222,7 +217,10 @@ const cases: Case[] = [
   },
   {
     name: "a lagging viewer stays stalled while it acks part of its backlog",
-    steps: [{ at: 0, sent: "phone", chars: LAG + 1 }, { at: 0, acked: "phone", chars: LAG - HIGH }],
+    steps: [
+      { at: 0, sent: "phone", chars: LAG + 1 },
+      { at: 0, acked: "phone", chars: LAG - HIGH },
+    ],
     checkAt: 0,
     pause: false,
     resume: true,
@@ -271,7 +269,11 @@ const cases: Case[] = [
   },
   {
     name: "acks pay the replay first: live output behind it stays unacknowledged",
-    steps: [{ replay: "phone", chars: 1_000_000 }, { sent: "phone", chars: HIGH + 1 }, { acked: "phone", chars: 1_000_000 }],
+    steps: [
+      { replay: "phone", chars: 1_000_000 },
+      { sent: "phone", chars: HIGH + 1 },
+      { acked: "phone", chars: 1_000_000 },
+    ],
     pause: true,
     resume: false,
     unacked: { phone: HIGH + 1 },
@@ -279,7 +281,11 @@ const cases: Case[] = [
   },
   {
     name: "acks beyond the replay pay live output",
-    steps: [{ replay: "phone", chars: 1_000 }, { sent: "phone", chars: 3_000 }, { acked: "phone", chars: 2_500 }],
+    steps: [
+      { replay: "phone", chars: 1_000 },
+      { sent: "phone", chars: 3_000 },
+      { acked: "phone", chars: 2_500 },
+    ],
     pause: false,
     resume: true,
     unacked: { phone: 1_500 },
@@ -299,7 +305,14 @@ describe("FlowControl constants", () => {
   });
 
   it("refuses inconsistent limits", () => {
-    const limits = { HIGH_WATERMARK_CHARS: 10, LOW_WATERMARK_CHARS: 5, REQUIRED_HIGH_WATERMARK_CHARS: 40, REQUIRED_LOW_WATERMARK_CHARS: 20, STALL_MS: 1, MAX_LAG_CHARS: 100 };
+    const limits = {
+      HIGH_WATERMARK_CHARS: 10,
+      LOW_WATERMARK_CHARS: 5,
+      REQUIRED_HIGH_WATERMARK_CHARS: 40,
+      REQUIRED_LOW_WATERMARK_CHARS: 20,
+      STALL_MS: 1,
+      MAX_LAG_CHARS: 100,
+    };
     expect(() => new FlowController(() => 0, { ...limits, LOW_WATERMARK_CHARS: 20 })).toThrow(/low watermark/);
     expect(() => new FlowController(() => 0, { ...limits, REQUIRED_LOW_WATERMARK_CHARS: 50 })).toThrow(/low watermark/);
     expect(() => new FlowController(() => 0, { ...limits, MAX_LAG_CHARS: 5 })).toThrow(/lag limit/);

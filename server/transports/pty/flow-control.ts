@@ -59,7 +59,10 @@ export class FlowController {
     private readonly now: () => number = Date.now,
     private readonly limits: FlowLimits = FlowControl,
   ) {
-    if (limits.LOW_WATERMARK_CHARS > limits.HIGH_WATERMARK_CHARS || limits.REQUIRED_LOW_WATERMARK_CHARS > limits.REQUIRED_HIGH_WATERMARK_CHARS) {
+    if (
+      limits.LOW_WATERMARK_CHARS > limits.HIGH_WATERMARK_CHARS ||
+      limits.REQUIRED_LOW_WATERMARK_CHARS > limits.REQUIRED_HIGH_WATERMARK_CHARS
+    ) {
       throw new Error("Could not create flow control: the low watermark is above the high watermark");
     }
     if (limits.MAX_LAG_CHARS < limits.HIGH_WATERMARK_CHARS) {
@@ -196,10 +199,6 @@ export class FlowController {
   }
 
   private stalled(consumer: ConsumerState, now: number): boolean {
-    return (
-      !consumer.required &&
-      consumer.overSince !== undefined &&
-      (consumer.lagged || now - consumer.overSince >= this.limits.STALL_MS)
-    );
+    return !consumer.required && consumer.overSince !== undefined && (consumer.lagged || now - consumer.overSince >= this.limits.STALL_MS);
   }
 }

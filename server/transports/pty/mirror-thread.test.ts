@@ -111,7 +111,11 @@ describe("MirrorThread", () => {
 
   it("releases waiting writes and snapshots when its worker dies, so output is never held back", async () => {
     // A worker that dies on its first message, as a crash in the parser would.
-    const thread = newThread(80, 24, `require("node:worker_threads").parentPort.on("message", () => { throw new Error("parser crashed"); });`);
+    const thread = newThread(
+      80,
+      24,
+      `require("node:worker_threads").parentPort.on("message", () => { throw new Error("parser crashed"); });`,
+    );
     const parsed: number[] = [];
     thread.write("one", () => parsed.push(1));
     thread.write("two", () => parsed.push(2));

@@ -67,7 +67,11 @@ port.on("message", (request: MirrorRequest) => {
       mirror.setColours(request.colours);
       return;
     case "snapshot":
-      answer(request.id, mirror.snapshot({ excludeModes: request.excludeModes }), (snapshot) => ({ type: "snapshot", id: request.id, snapshot }));
+      answer(request.id, mirror.snapshot({ excludeModes: request.excludeModes }), (snapshot) => ({
+        type: "snapshot",
+        id: request.id,
+        snapshot,
+      }));
       return;
     case "preview":
       answer(request.id, mirror.preview(), (preview) => ({ type: "preview", id: request.id, preview }));

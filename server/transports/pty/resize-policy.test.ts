@@ -11,9 +11,17 @@ const viewer = (viewerId: string, size: ViewerSizeFacts["size"], claimedAt?: num
 const cases: { name: string; viewers: ViewerSizeFacts[]; latest?: number; expected: { cols: number; rows: number } }[] = [
   { name: "nobody attached: keep the current size", viewers: [], expected: current },
   { name: "attached but no size reported: keep the current size", viewers: [viewer("laptop", undefined, 5)], expected: current },
-  { name: "a size reported without a claim (a reload, a late attach): keep the current size", viewers: [viewer("laptop", laptop)], expected: current },
+  {
+    name: "a size reported without a claim (a reload, a late attach): keep the current size",
+    viewers: [viewer("laptop", laptop)],
+    expected: current,
+  },
   { name: "one viewer that claimed: its size", viewers: [viewer("laptop", laptop, 1)], expected: laptop },
-  { name: "the laptop claimed: a phone attaching later does not shrink it", viewers: [viewer("laptop", laptop, 3), viewer("phone", phone)], expected: laptop },
+  {
+    name: "the laptop claimed: a phone attaching later does not shrink it",
+    viewers: [viewer("laptop", laptop, 3), viewer("phone", phone)],
+    expected: laptop,
+  },
   { name: "the phone claimed last: the phone's size", viewers: [viewer("laptop", laptop, 3), viewer("phone", phone, 5)], expected: phone },
   { name: "the active device left: the others keep the size", viewers: [viewer("phone", phone)], expected: current },
   {
@@ -22,7 +30,11 @@ const cases: { name: string; viewers: ViewerSizeFacts[]; latest?: number; expect
     latest: 7,
     expected: current,
   },
-  { name: "the latest claimant has reported no size yet: keep the size", viewers: [viewer("laptop", laptop, 3), viewer("phone", undefined, 9)], expected: current },
+  {
+    name: "the latest claimant has reported no size yet: keep the size",
+    viewers: [viewer("laptop", laptop, 3), viewer("phone", undefined, 9)],
+    expected: current,
+  },
   {
     name: "oversized report is clamped",
     viewers: [viewer("laptop", { cols: 50_000, rows: 50_000 }, 1)],
@@ -37,7 +49,12 @@ const cases: { name: string; viewers: ViewerSizeFacts[]; latest?: number; expect
 
 describe("decideTerminalSize", () => {
   it.each(cases)("$name", ({ viewers, latest, expected }) => {
-    const latestClaim = latest ?? viewers.reduce<number | undefined>((max, v) => (v.claimedAt !== undefined && (max === undefined || v.claimedAt > max) ? v.claimedAt : max), undefined);
+    const latestClaim =
+      latest ??
+      viewers.reduce<number | undefined>(
+        (max, v) => (v.claimedAt !== undefined && (max === undefined || v.claimedAt > max) ? v.claimedAt : max),
+        undefined,
+      );
     expect(decideTerminalSize(current, viewers, latestClaim)).toEqual(expected);
   });
 });

@@ -56,7 +56,11 @@ export function activeViewer(viewers: readonly ViewerSizeFacts[], latestClaim: n
 }
 
 /** The size the terminal should have now, given its current size, the attached viewers and the latest claim. */
-export function decideTerminalSize(current: TerminalSize, viewers: readonly ViewerSizeFacts[], latestClaim: number | undefined): TerminalSize {
+export function decideTerminalSize(
+  current: TerminalSize,
+  viewers: readonly ViewerSizeFacts[],
+  latestClaim: number | undefined,
+): TerminalSize {
   const chosen = activeViewer(viewers, latestClaim);
   return chosen?.size ? clampTerminalSize(chosen.size) : current;
 }

@@ -43,11 +43,7 @@ describe("previewScreen", () => {
 
   it("keeps wide characters whole and coloured blanks at the end of a row", async () => {
     const p = await preview("漢字 ok\r\n\x1b[44m    \x1b[0m");
-    expect(p.lines[0]).toEqual([
-      { text: "漢", wide: true },
-      { text: "字", wide: true },
-      { text: " ok" },
-    ]);
+    expect(p.lines[0]).toEqual([{ text: "漢", wide: true }, { text: "字", wide: true }, { text: " ok" }]);
     expect(p.lines[1]).toEqual([{ text: "    ", bg: 4 }]);
   });
 

@@ -82,8 +82,7 @@ const sameStyle = (a: Style, b: Style) =>
 
 /** Blank with nothing that would show: safe to drop at the end of a row. */
 const invisibleBlank = (run: PreviewRun) =>
-  !run.wide &&
-  run.text.trim() === "" && run.bg === undefined && !run.inverse && !run.underline && !run.strike;
+  !run.wide && run.text.trim() === "" && run.bg === undefined && !run.inverse && !run.underline && !run.strike;
 
 export function previewScreen(buffer: PreviewBuffer, cols: number, rows: number): ScreenPreview {
   const cell = buffer.getNullCell();

@@ -31,7 +31,10 @@ const ST = "\x1b\\";
 export function xtermRgb(hex: string): string {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
   if (!m) return "rgb:0000/0000/0000";
-  return `rgb:${m.slice(1, 4).map((c) => c.toLowerCase().repeat(2)).join("/")}`;
+  return `rgb:${m
+    .slice(1, 4)
+    .map((c) => c.toLowerCase().repeat(2))
+    .join("/")}`;
 }
 
 /** Colours 16-255 of the 256-colour palette, as xterm.js computes them. */

@@ -53,7 +53,8 @@ async function reference(input: string, cols = 80, rows = 24): Promise<HeadlessT
 const colourfulLines = (count: number) =>
   Array.from(
     { length: count },
-    (_, i) => `${ESC}${31 + (i % 7)}m line ${i + 1} ${ESC}1mbold${ESC}0m ${ESC}48;5;${i % 256}m256${ESC}0m 漢字 🙂 ${"x".repeat(i % 90)}\r\n`,
+    (_, i) =>
+      `${ESC}${31 + (i % 7)}m line ${i + 1} ${ESC}1mbold${ESC}0m ${ESC}48;5;${i % 256}m256${ESC}0m 漢字 🙂 ${"x".repeat(i % 90)}\r\n`,
   ).join("");
 
 describe("TerminalMirror", () => {

@@ -16,7 +16,6 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.dispose();
 });
 
-
 /** A bash -c script in a session this file disposes of after each test. */
 function startBash(script: string): TerminalSession {
   const session = TerminalSession.start({

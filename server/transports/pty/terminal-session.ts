@@ -129,10 +129,7 @@ export class TerminalSession {
       // The mirror's answer to a query in the output: the program's input, and nobody's activity.
       if (!this.disposed && !this.exited.value) this.pty.write(data);
     };
-    this.subscriptions = [
-      pty.onData((data) => this.handleOutput(data)),
-      pty.onExit((exit) => this.handleExit(exit)),
-    ];
+    this.subscriptions = [pty.onData((data) => this.handleOutput(data)), pty.onExit((exit) => this.handleExit(exit))];
   }
 
   /** Starts the program. Throws PtySpawnError (pty-process.ts) with a plain sentence if it cannot start. */
@@ -397,7 +394,14 @@ export class TerminalSession {
     viewer.queued = [];
     this.flow.sentReplay(viewerKey(viewer.id), snapshot.data.length);
     const sizedFor = this.sizedFor;
-    this.send(viewer, { type: "replay", seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows, ...(sizedFor ? { sizedFor } : {}) });
+    this.send(viewer, {
+      type: "replay",
+      seq,
+      data: snapshot.data,
+      cols: snapshot.cols,
+      rows: snapshot.rows,
+      ...(sizedFor ? { sizedFor } : {}),
+    });
     for (const frame of queued) {
       if (this.viewers.get(viewer.id) !== viewer) return;
       this.send(viewer, frame);

@@ -70,7 +70,9 @@ function charsetName(table: object | undefined, make: () => HeadlessTerminal): s
     const scratch = make();
     const service = core(scratch)._charsetService;
     for (const final of "0AB4C5RQKYE6ZH7=") {
-      (scratch as unknown as { _core: { _inputHandler: { selectCharset(c: string): void } } })._core._inputHandler.selectCharset(`(${final}`);
+      (scratch as unknown as { _core: { _inputHandler: { selectCharset(c: string): void } } })._core._inputHandler.selectCharset(
+        `(${final}`,
+      );
       const designated = service._charsets[0];
       if (designated && !charsetNames.has(designated)) charsetNames.set(designated, final);
     }

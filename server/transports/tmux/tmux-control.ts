@@ -35,10 +35,25 @@ export function newSession(
 ): void {
   const envArgs = Object.entries(spec.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   const result = run(
-    ["new-session", "-d", "-s", spec.name, "-c", spec.cwd, "-x", String(spec.cols ?? 120), "-y", String(spec.rows ?? 36), ...envArgs, "--", ...spec.command],
+    [
+      "new-session",
+      "-d",
+      "-s",
+      spec.name,
+      "-c",
+      spec.cwd,
+      "-x",
+      String(spec.cols ?? 120),
+      "-y",
+      String(spec.rows ?? 36),
+      ...envArgs,
+      "--",
+      ...spec.command,
+    ],
     opts,
   );
-  if (result.status !== 0) throw new TmuxError(`tmux could not create session ${spec.name}: ${(result.stderr || result.error?.message || "").trim()}`);
+  if (result.status !== 0)
+    throw new TmuxError(`tmux could not create session ${spec.name}: ${(result.stderr || result.error?.message || "").trim()}`);
 }
 
 export function killSession(name: string, opts: TmuxOptions = {}): boolean {

@@ -4,7 +4,12 @@ import { scrubbedEnvironment } from "../../security/agent-env.ts";
 import { PtyTransport } from "../pty/pty-transport.ts";
 import { attachCommand, type TmuxOptions } from "./tmux-control.ts";
 
-export function startTmuxViewer(muxSession: string, tmux: TmuxOptions, cwd: string, resolveExecutable: (command: string) => string | null | undefined): PtyTransport {
+export function startTmuxViewer(
+  muxSession: string,
+  tmux: TmuxOptions,
+  cwd: string,
+  resolveExecutable: (command: string) => string | null | undefined,
+): PtyTransport {
   const attach = attachCommand(muxSession, tmux);
   return PtyTransport.start(
     {

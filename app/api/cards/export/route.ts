@@ -11,7 +11,14 @@ export function GET(request: Request) {
   return handle(async () => {
     const { topic } = parseBody(ExportQuerySchema, queryOf(request.url));
     const { text } = await getRuntime().cards.exportAnki(topic);
-    const name = `studyloop-${topic ? topic.replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "cards" : "cards"}.txt`;
+    const name = `studyloop-${
+      topic
+        ? topic
+            .replace(/[^\w-]+/g, "-")
+            .replace(/^-+|-+$/g, "")
+            .slice(0, 60) || "cards"
+        : "cards"
+    }.txt`;
     return new Response(text, {
       headers: {
         "content-type": "text/plain; charset=utf-8",

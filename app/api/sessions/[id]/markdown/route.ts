@@ -19,7 +19,13 @@ export function GET(_request: Request, { params }: { params: Promise<{ id: strin
     const segments = detail.session.transport === "acp" ? null : await runtime.record.transcript(id, ended);
     const events = detail.session.transport === "acp" ? await runtime.sessions.acpEvents(id) : [];
     const chat = chatMessages(events.map((e) => ({ ...e, at: new Date(e.at) })));
-    const body = sessionMarkdown({ session: detail.session, marks: detail.marks, parked: detail.parked, transcript: segments ? transcriptText(segments) : detail.transcript, chat });
+    const body = sessionMarkdown({
+      session: detail.session,
+      marks: detail.marks,
+      parked: detail.parked,
+      transcript: segments ? transcriptText(segments) : detail.transcript,
+      chat,
+    });
     return new Response(body, {
       headers: {
         "content-type": "text/markdown; charset=utf-8",
