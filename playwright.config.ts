@@ -2,6 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 // Each spec starts its own real StudyLoop server (e2e/support/server.ts) on a free port with a fresh
 // data directory, so a test can kill it, restart it, or run two side by side.
+// Servers started by the specs serve the build `npm test` made first and never rebuild it (server/cli/web.ts).
+process.env.STUDYLOOP_KEEP_BUILD = "1";
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",

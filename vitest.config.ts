@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Servers started by tests serve the build made before them and never rebuild it (server/cli/web.ts).
+    env: { STUDYLOOP_KEEP_BUILD: "1" },
   },
 });

@@ -102,8 +102,9 @@ test.describe("sockets", () => {
     viewer.socket.close();
     await request.post(`${server.url}/api/session/end`);
     await page.goto(`${server.url}/sessions/${id}`);
+    // The session page shows the text transcript derived from the recording (server/recording).
     await expect(page.getByTestId("ended-explanation")).toContainText("You ended this session");
-    await expect(page.getByTestId("transcript")).toContainText("you said: checkpoint me");
+    await expect(page.getByTestId("text-transcript")).toContainText("you said: checkpoint me");
   });
 });
 

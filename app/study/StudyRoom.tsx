@@ -74,7 +74,13 @@ export function StudyRoom({
   useEffect(() => {
     const socket = studySocket();
     const apply = (next: SessionStateView) =>
-      setState((prev) => (prev.attach && next.attach && prev.session?.id === next.session?.id ? prev : next));
+      setState((prev) => {
+        if (prev.attach && next.attach && prev.session?.id === next.session?.id) return prev;
+        // A session still starting keeps the start form on screen (the page that started it shows the
+        // outcome there, a refusal included); it arrives here again once it is live or has ended.
+        if (!prev.session && next.session?.status === "starting") return prev;
+        return next;
+      });
     const watch = () =>
       socket.emit("session:watch", (result) => {
         if (result.ok) apply(result.value);

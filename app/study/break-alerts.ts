@@ -1,5 +1,6 @@
-// A due break has to reach a learner who is deep in the terminal: the tab's title, a vibration on a
-// phone and (where the page is a secure context and the learner allowed it) a system notification.
+// A due break has to reach a learner who is deep in the terminal: the tab's title and a vibration on a
+// phone here; the system notification (where the page is a secure context and the learner allowed it)
+// through the notification pipeline.
 // Decisions are pure; the browser calls are thin and each one is skipped where it is not available.
 
 /** The tab's title while a break is due: the first thing a learner in another tab sees. */
@@ -34,14 +35,11 @@ export async function askForNotifications(): Promise<boolean> {
   return (await Notification.requestPermission()) === "granted";
 }
 
-/** Sounds the alarm for nudge `n` once on this page: vibration and a notification. */
-export function alertBreak(n: number, message: string): void {
+/**
+ * Sounds the alarm for nudge `n` once on this page: a vibration. The system notification comes from
+ * the notification pipeline (server/notify, app/components/NotificationCenter.tsx), which sends one
+ * per device and none while the learner is looking; a second one from here would double it.
+ */
+export function alertBreak(_n: number, _message: string): void {
   navigator.vibrate?.([200, 100, 200]);
-  if (!canNotify(notificationEnv())) return;
-  try {
-    // One notification per nudge, even with several tabs of this browser open (same tag).
-    new Notification("StudyLoop: time for a break", { body: message, tag: `studyloop-break-${n}`, icon: "/icon-192.png" });
-  } catch {
-    // Some browsers (Android Chrome) only notify from a service worker: the overlay and title remain.
-  }
 }

@@ -51,7 +51,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...(opts.args ?? [])],
     {
       cwd: ROOT,
-      env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", ...opts.env },
+      env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", STUDYLOOP_KEEP_BUILD: "1", ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

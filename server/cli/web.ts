@@ -223,6 +223,9 @@ function assertPortFree(host: string, port: number): Promise<void> {
 function buildIfNeeded(): void {
   const verdict = buildVerdict(PROJECT_ROOT);
   if (verdict === "fresh") return;
+  // Test runs build once up front (`npm test`) and start many servers from that build, some while a
+  // developer edits: a server that rebuilt underneath its siblings would break them.
+  if (verdict === "stale" && process.env.STUDYLOOP_KEEP_BUILD === "1") return;
   console.log(
     verdict === "missing"
       ? "No production build yet: building StudyLoop's pages once (about a minute)..."
