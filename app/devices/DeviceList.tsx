@@ -1,5 +1,6 @@
 "use client";
-// The paired devices with their last-seen time; revoking one disconnects it at once.
+// The paired devices with their last use and when an unused one lapses; revoking one (or all at
+// once) disconnects it at once.
 import { useState } from "react";
 import "../components/devices.css";
 import type { DeviceView } from "@/server/security/access-control";
@@ -7,7 +8,7 @@ import { ErrorAlert } from "../components/ErrorAlert";
 
 export function DeviceList({ initial, current }: { initial: DeviceView[]; current: string | null }) {
   const [devices, setDevices] = useState(initial);
-  const [confirming, setConfirming] = useState<DeviceView | null>(null);
+  const [confirming, setConfirming] = useState<DeviceView | "all" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const revoke = async (device: DeviceView) => {
@@ -22,7 +23,30 @@ export function DeviceList({ initial, current }: { initial: DeviceView[]; curren
     setDevices((list) => list.map((d) => (d.id === device.id ? body.device! : d)));
   };
 
+  const revokeAll = async () => {
+    setConfirming(null);
+    setError(null);
+    const keepThisDevice = current !== null && devices.some((d) => d.id === current && !d.revokedAt);
+    const res = await fetch("/api/devices/revoke-all", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ keepThisDevice }),
+    }).catch(() => null);
+    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as { error?: string };
+      return setError(body.error ?? `Could not revoke the devices (HTTP ${res.status}).`);
+    }
+    const now = new Date().toISOString();
+    setDevices((list) =>
+      list.map((d) =>
+        d.revokedAt || (keepThisDevice && d.id === current) ? d : { ...d, revokedAt: now, expiresAt: null, expired: false },
+      ),
+    );
+  };
+
   if (devices.length === 0) return <p className="panel muted">No device has been paired yet.</p>;
+  const others = devices.filter((d) => !d.revokedAt && d.id !== current).length;
   return (
     <>
       <ul className="device-list" aria-label="Paired devices">
@@ -33,9 +57,10 @@ export function DeviceList({ initial, current }: { initial: DeviceView[]; curren
               {d.id === current ? <span className="badge live">this device</span> : null}
               {d.revokedAt ? <span className="badge">revoked</span> : null}
             </div>
-            <div className="muted">
-              Paired {when(d.createdAt)} · last seen {d.lastSeenAt ? when(d.lastSeenAt) : "never"}
+            <div className="muted" data-testid="device-use">
+              Paired {when(d.createdAt)} · last used {d.lastSeenAt ? when(d.lastSeenAt) : "never"}
               {d.revokedAt ? ` · revoked ${when(d.revokedAt)}` : ""}
+              {d.expired ? " · expired: unused too long" : d.expiresAt ? ` · expires ${when(d.expiresAt)} unless used` : ""}
             </div>
             {d.revokedAt ? null : (
               <div>
@@ -47,8 +72,34 @@ export function DeviceList({ initial, current }: { initial: DeviceView[]; curren
           </li>
         ))}
       </ul>
+      {others > 0 ? (
+        <div>
+          <button className="danger" onClick={() => setConfirming("all")}>
+            {current ? "Revoke all other devices" : "Revoke all devices"}
+          </button>
+        </div>
+      ) : null}
       <ErrorAlert error={error} />
-      {confirming ? (
+      {confirming === "all" ? (
+        <dialog open aria-labelledby="revoke-title">
+          <h2 id="revoke-title">
+            {others === 1
+              ? current
+                ? "Revoke the other device?"
+                : "Revoke the paired device?"
+              : current
+                ? `Revoke all ${others} other devices?`
+                : `Revoke all ${others} devices?`}
+          </h2>
+          <p>They are disconnected at once and each needs a new pairing link to come back.</p>
+          <div className="row">
+            <button onClick={() => setConfirming(null)}>Keep them</button>
+            <button className="danger" onClick={() => void revokeAll()}>
+              Revoke all
+            </button>
+          </div>
+        </dialog>
+      ) : confirming ? (
         <dialog open aria-labelledby="revoke-title">
           <h2 id="revoke-title">Revoke {confirming.name}?</h2>
           <p>

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME } from "../config/paths.ts";
-import { AgentRegistry } from "./agent-registry.ts";
+import { AgentRegistry, lookupExecutable } from "./agent-registry.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -87,5 +87,27 @@ describe("AgentRegistry listing", () => {
     const { registry, write } = setup();
     write(JSON.stringify({ agents }));
     expect(registry.configProblem()).toMatch(problem);
+  });
+});
+
+describe("PATH lookup", () => {
+  it("tells a file that is not executable from one that is not there", () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bin-"));
+    try {
+      fs.writeFileSync(path.join(bin, "tutor"), "#!/bin/sh\n", { mode: 0o644 });
+      expect(lookupExecutable("tutor", bin)).toEqual({ kind: "not-executable", path: path.join(bin, "tutor") });
+      expect(lookupExecutable("nothing-here", bin)).toEqual({ kind: "missing" });
+      const registry = new AgentRegistry(bin, { ...process.env, PATH: bin });
+      expect(registry.whyNotRunnable("Tutor", "tutor", "Install it.")).toMatch(
+        /tutor` exists but is not executable: make it executable \(chmod \+x /,
+      );
+      expect(registry.whyNotRunnable("Tutor", "nothing-here", "Install it.")).toBe(
+        "Tutor is not installed on this machine (`nothing-here` is not on the PATH). Install it.",
+      );
+      fs.chmodSync(path.join(bin, "tutor"), 0o755);
+      expect(lookupExecutable("tutor", bin)).toEqual({ kind: "found", path: path.join(bin, "tutor") });
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

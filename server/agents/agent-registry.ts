@@ -68,7 +68,7 @@ export class AgentRegistry {
         command: a.command,
         available,
         transports: a.acp ? ["pty", "acp"] : ["pty"],
-        ...(available ? {} : { installHint: a.installHint }),
+        ...(available ? {} : { installHint: terminal.installHint ?? a.installHint }),
         terminal,
         ...(chat ? { chat } : {}),
         env: { pass: passed, unset },
@@ -77,13 +77,24 @@ export class AgentRegistry {
     });
   }
 
+  /** A file that is there but not executable is named as such instead of the install hint. */
   private availability(command: string, installHint: string): TransportAvailability {
-    const available = findExecutable(command, this.env.PATH) !== undefined;
-    return { command, available, ...(available ? {} : { installHint }) };
+    const found = lookupExecutable(command, this.env.PATH);
+    const available = found.kind === "found";
+    const hint = found.kind === "not-executable" ? notRunnableReason(command, found) : installHint;
+    return { command, available, ...(available ? {} : { installHint: hint }) };
   }
 
   resolveExecutable(command: string): string | undefined {
     return findExecutable(command, this.env.PATH);
+  }
+
+  /** Why `command` cannot be started, as a sentence: missing from the PATH, or there but not executable. */
+  whyNotRunnable(label: string, command: string, installHint: string): string {
+    const found = lookupExecutable(command, this.env.PATH);
+    if (found.kind === "not-executable") return `${label} cannot be started: ${notRunnableReason(command, found)}`;
+    const where = command.includes("/") ? `\`${command}\` does not exist` : `\`${command}\` is not on the PATH`;
+    return `${label} is not installed on this machine (${where}). ${installHint}`;
   }
 
   private readConfig(): ConfigRead {
@@ -130,22 +141,41 @@ export class AgentRegistry {
 
 /** PATH lookup as a shell would do it; a command with a slash is taken as a path. */
 export function findExecutable(command: string, pathVar: string | undefined): string | undefined {
+  const found = lookupExecutable(command, pathVar);
+  return found.kind === "found" ? found.path : undefined;
+}
+
+export type ExecutableLookup =
+  | { readonly kind: "found"; readonly path: string }
+  /** A file by that name exists (the first on the PATH) but this user may not execute it. */
+  | { readonly kind: "not-executable"; readonly path: string }
+  | { readonly kind: "missing" };
+
+/** The PATH lookup with the reason it failed: a shell also says "Permission denied", not "not found". */
+export function lookupExecutable(command: string, pathVar: string | undefined): ExecutableLookup {
   const candidates = command.includes("/")
     ? [path.resolve(command)]
     : (pathVar ?? "")
         .split(path.delimiter)
         .filter(Boolean)
         .map((dir) => path.join(dir, command));
+  let notExecutable: string | undefined;
   for (const candidate of candidates) {
     try {
-      const stat = fs.statSync(candidate);
-      if (stat.isFile()) {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        return candidate;
-      }
+      if (!fs.statSync(candidate).isFile()) continue;
     } catch {
-      // not here; keep looking
+      continue; // not here; keep looking
+    }
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return { kind: "found", path: candidate };
+    } catch {
+      notExecutable ??= candidate;
     }
   }
-  return undefined;
+  return notExecutable ? { kind: "not-executable", path: notExecutable } : { kind: "missing" };
+}
+
+function notRunnableReason(command: string, found: { path: string }): string {
+  return `\`${found.path}\` exists but is not executable: make it executable (chmod +x ${found.path}) or change "${command}" in studyloop.config.json.`;
 }

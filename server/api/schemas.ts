@@ -2,14 +2,25 @@
 import { z } from "zod";
 import { AGENT_NAME } from "../agents/agent-catalog.ts";
 import { badRequest } from "./api-error.ts";
+import { controlRefusal, forbiddenControl, neutraliseText, type TextKind } from "../security/safe-text.ts";
 
 export const TOPIC_MAX_CHARS = 200;
 
+/**
+ * Learner or tutor text as stored: bidi controls removed, then trimmed, then refused with a sentence if
+ * it still holds control characters (server/security/safe-text.ts). `kind` "line" allows no line breaks.
+ */
+export function plainText(field: string, kind: TextKind, error: string = `${field} must be text`) {
+  return z
+    .string({ error })
+    .overwrite((s) => neutraliseText(s, kind))
+    .trim()
+    .refine((s) => forbiddenControl(s, kind) === undefined, controlRefusal(field, kind));
+}
+
 export const StartSessionSchema = z
   .object({
-    topic: z
-      .string({ error: "topic is required: say what you are studying" })
-      .trim()
+    topic: plainText("topic", "line", "topic is required: say what you are studying")
       .min(1, "topic is required: say what you are studying")
       .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`),
     energy: z
@@ -47,9 +58,7 @@ export const PARKED_TEXT_MAX_CHARS = 2_000;
 
 export const ParkSchema = z
   .object({
-    text: z
-      .string({ error: "text is required: write the thought to park" })
-      .trim()
+    text: plainText("text", "text", "text is required: write the thought to park")
       .min(1, "text is required: write the thought to park")
       .max(PARKED_TEXT_MAX_CHARS, `text must be at most ${PARKED_TEXT_MAX_CHARS} characters`),
   })
@@ -70,13 +79,11 @@ export const ParkingPatchSchema = z
 
 export const TopicMarkSchema = z
   .object({
-    topic: z
-      .string({ error: "topic is required" })
-      .trim()
+    topic: plainText("topic", "line", "topic is required")
       .min(1, "topic is required")
       .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`),
     status: z.enum(["win", "struggling", "learning", "insight"], { error: 'status must be "win", "struggling", "learning" or "insight"' }),
-    note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).optional(),
+    note: plainText("note", "text").max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).optional(),
   })
   .strict();
 
@@ -85,9 +92,18 @@ export const TopicMarkPatchSchema = z
   .object({
     topic: TopicMarkSchema.shape.topic.optional(),
     status: TopicMarkSchema.shape.status.optional(),
-    note: z.string().trim().max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`).nullable().optional(),
+    note: plainText("note", "text")
+      .max(PARKED_TEXT_MAX_CHARS, `note must be at most ${PARKED_TEXT_MAX_CHARS} characters`)
+      .nullable()
+      .optional(),
   })
   .strict()
   .refine((p) => p.topic !== undefined || p.status !== undefined || p.note !== undefined, {
     message: "Give the topic, status or note to change.",
   });
+
+export const RevokeAllSchema = z
+  .object({
+    keepThisDevice: z.boolean({ error: "keepThisDevice must be true (keep the device asking) or false" }).default(false),
+  })
+  .strict();

@@ -10,6 +10,7 @@ import { runTmuxRun } from "./tmux-run.ts";
 import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
 import { cliRefusal } from "./cli-errors.ts";
 import { recallCommand, runRecall } from "./recall.ts";
+import { say, warn } from "./output.ts";
 
 const COMMANDS = [webCommand, studyCommand, statusCommand, parkCommand, topicCommand, cardCommand, cardsCommand, recallCommand] as const;
 
@@ -30,7 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       case "--help":
       case "-h":
       case "help":
-        console.log(HELP);
+        say(HELP);
         return 0;
       case "web":
         return await runWeb(rest);
@@ -56,10 +57,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (caught) {
     const error = cliRefusal(caught);
     if (error instanceof UsageError) {
-      console.error(`studyloop: ${error.message}`);
+      warn(`studyloop: ${error.message}`);
       return error.exitCode;
     }
-    console.error("studyloop:", error instanceof Error ? error.message : error);
+    warn(`studyloop: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

@@ -5,6 +5,7 @@ import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import type { Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
+import { say } from "./output.ts";
 
 export const parkCommand: CommandSpec = {
   name: "park",
@@ -35,10 +36,10 @@ export async function runPark(
 ): Promise<number> {
   const args = parseParkArgs(argv);
   if (args.help) {
-    console.log(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    say(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
     return 0;
   }
   await sessionWriter("park", env, fetchImpl).park(args.text);
-  console.log(`Parked for after the session: ${args.text}`);
+  say(`Parked for after the session: ${args.text}`);
   return 0;
 }

@@ -3,6 +3,7 @@ import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
 import { isLiveish } from "../sessions/verdict.ts";
+import { say } from "./output.ts";
 
 export const statusCommand: CommandSpec = {
   name: "status",
@@ -14,7 +15,7 @@ export const statusCommand: CommandSpec = {
 export async function runStatus(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(statusCommand, argv);
   if (parsed.help) {
-    console.log(formatHelp(statusCommand));
+    say(formatHelp(statusCommand));
     return 0;
   }
   const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
@@ -23,22 +24,22 @@ export async function runStatus(argv: readonly string[]): Promise<number> {
     const state = await data.sessions.state();
     const current = (await data.sessions.reconcileOpen()).find((j) => isLiveish(j.verdict));
     if (!state.session || !current) {
-      console.log("No study session is running.");
-      if (state.lastEnded) console.log(`Last session: "${state.lastEnded.topic}". ${state.lastEnded.explanation ?? ""}`.trim());
+      say("No study session is running.");
+      if (state.lastEnded) say(`Last session: "${state.lastEnded.topic}". ${state.lastEnded.explanation ?? ""}`.trim());
       return 0;
     }
     const s = state.session;
     const v = current.verdict;
-    console.log(
+    say(
       `"${s.topic}" with ${s.agent} (${s.transport}), since ${new Date(s.startedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}.`,
     );
-    console.log(`Verdict: ${v.kind} (${v.rule}).`);
+    say(`Verdict: ${v.kind} (${v.rule}).`);
     if (v.kind === "live-elsewhere" && v.via === "tmux") {
-      console.log(`Reach it: studyloop study --resume   (tmux session ${v.muxSession}); end it: studyloop study --end`);
+      say(`Reach it: studyloop study --resume   (tmux session ${v.muxSession}); end it: studyloop study --end`);
     } else if (v.kind === "live-elsewhere") {
-      console.log(`Reach it: open ${v.ownerUrl ?? "its StudyLoop server"}/study; end it: studyloop study --end`);
+      say(`Reach it: open ${v.ownerUrl ?? "its StudyLoop server"}/study; end it: studyloop study --end`);
     } else if (state.verdict?.notice) {
-      console.log(state.verdict.notice);
+      say(state.verdict.notice);
     }
     return 0;
   } finally {

@@ -10,6 +10,7 @@ import { databaseFile, databaseUrl, PROJECT_ROOT, resolveDataDir } from "../conf
 import { applyMigrations, MigrationError } from "../db/migrate.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
+import { say, warn } from "./output.ts";
 
 export const DEFAULT_STUDIO_PORT = 5555;
 
@@ -31,7 +32,7 @@ export const studioCommand: CommandSpec = {
 export async function runStudio(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(studioCommand, argv);
   if (parsed.help) {
-    console.log(formatHelp(studioCommand));
+    say(formatHelp(studioCommand));
     return 0;
   }
   const port = (parsed.options.port as number | undefined) ?? DEFAULT_STUDIO_PORT;
@@ -47,7 +48,7 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
 
   try {
     const { applied } = applyMigrations(databaseFile(dataDir));
-    if (applied.length > 0) console.log(`Database updated: ${applied.join(", ")}`);
+    if (applied.length > 0) say(`Database updated: ${applied.join(", ")}`);
   } catch (error) {
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n${error.message}`);
     throw error;
@@ -67,8 +68,8 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
     let exited = false;
     void waitUntilListening(port, () => exited).then((up) => {
       if (!up) return;
-      console.log(`Prisma Studio: http://127.0.0.1:${port}/  (data: ${databaseFile(dataDir)})`);
-      console.log("Press Ctrl-C to stop.");
+      say(`Prisma Studio: http://127.0.0.1:${port}/  (data: ${databaseFile(dataDir)})`);
+      say("Press Ctrl-C to stop.");
     });
     let stopping = false;
     const forward = (signal: NodeJS.Signals) => {
@@ -78,7 +79,7 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
     const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
     for (const s of signals) process.on(s, forward);
     child.once("error", (error) => {
-      console.error(`Could not start Prisma Studio (${prisma}): ${error.message}`);
+      warn(`Could not start Prisma Studio (${prisma}): ${error.message}`);
       resolve(1);
     });
     child.once("exit", (code, signal) => {
@@ -112,7 +113,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   runStudio(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
-      console.error(`studio: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`studio: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = error instanceof UsageError ? error.exitCode : 1;
     },
   );

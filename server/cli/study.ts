@@ -10,6 +10,7 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
 import { cliRefusal } from "./cli-errors.ts";
+import { say } from "./output.ts";
 
 export const studyCommand: CommandSpec = {
   name: "study",
@@ -29,7 +30,7 @@ export const studyCommand: CommandSpec = {
 export async function runStudy(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(studyCommand, argv);
   if (parsed.help) {
-    console.log(formatHelp(studyCommand));
+    say(formatHelp(studyCommand));
     return 0;
   }
   const o = parsed.options;
@@ -49,7 +50,7 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
       if (o.end) {
         // Ends it wherever it runs: tmux is closed, a browser session's server stops its agent.
         const view = await data.sessions.end("ended-by-learner");
-        console.log(
+        say(
           `Ended "${view.topic}" after ${view.durationMinutes ?? 0} min. ${view.summary?.forNextSession.length ? `For next time: ${view.summary.forNextSession.join("; ")}.` : ""}`.trim(),
         );
         return 0;
@@ -86,9 +87,9 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
     } catch (error) {
       throw cliRefusal(error);
     }
-    console.log(`Started "${topic}" with ${agent} in tmux session ${started.muxSession}.`);
+    say(`Started "${topic}" with ${agent} in tmux session ${started.muxSession}.`);
     if (o.detach) {
-      console.log("It runs in the background: `studyloop study --resume` attaches, `studyloop study --end` ends it.");
+      say("It runs in the background: `studyloop study --resume` attaches, `studyloop study --end` ends it.");
       return 0;
     }
     return attach(started.muxSession, tmux);
@@ -99,7 +100,7 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
 
 function attach(name: string, tmux: { socket?: string }): number {
   if (!process.stdin.isTTY) {
-    console.log(
+    say(
       `Not a terminal here: attach from one with \`tmux ${tmux.socket ? `-L ${tmux.socket} ` : ""}attach -t ${name}\` or \`studyloop study --resume\`.`,
     );
     return 0;

@@ -9,6 +9,7 @@ import { capturePane } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
+import { warn } from "./output.ts";
 
 export const tmuxRunCommand: CommandSpec = {
   name: "_tmux-run",
@@ -29,9 +30,7 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const row = await store.byId(id);
   const agent = row ? data.agents.find(row.agent) : undefined;
   if (!row || row.endedAt || !agent) {
-    console.error(
-      row?.endedAt ? "This study session has already ended." : "This study session cannot be found or its agent is not configured.",
-    );
+    warn(row?.endedAt ? "This study session has already ended." : "This study session cannot be found or its agent is not configured.");
     await data.close();
     return 2;
   }

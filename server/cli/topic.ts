@@ -6,6 +6,7 @@ import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import type { Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
+import { say } from "./output.ts";
 
 export const topicCommand: CommandSpec = {
   name: "topic",
@@ -52,11 +53,11 @@ export async function runTopic(
 ): Promise<number> {
   const args = parseTopicArgs(argv);
   if (args.help) {
-    console.log(`${formatHelp(topicCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    say(`${formatHelp(topicCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
     return 0;
   }
   const { topic, status, note } = args;
   await sessionWriter("topic", env, fetchImpl).mark({ topic, status, ...(note ? { note } : {}) });
-  console.log(`Marked "${topic}" as ${SAID[status]}.`);
+  say(`Marked "${topic}" as ${SAID[status]}.`);
   return 0;
 }

@@ -4,12 +4,13 @@ import net from "node:net";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import tls from "node:tls";
-import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
+import { PROJECT_ROOT, resolveDataDir, securePrivateDir, sessionsDir } from "../config/paths.ts";
 import { loadSettings } from "../config/settings.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
 import { parseAllowOrigins } from "../security/origin.ts";
 import { buildVerdict } from "./build-freshness.ts";
+import { say, warn } from "./output.ts";
 
 export const DEFAULT_PORT = 8567;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -51,7 +52,7 @@ export const webCommand: CommandSpec = {
 export async function runWeb(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(webCommand, argv);
   if (parsed.help) {
-    console.log(formatHelp(webCommand));
+    say(formatHelp(webCommand));
     return 0;
   }
   const port = (parsed.options.port as number | undefined) ?? DEFAULT_PORT;
@@ -92,16 +93,16 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     let stopping = false;
     const stop = (why: string) => {
       if (stopping) {
-        console.error(`Second ${why}: stopping now.`);
+        warn(`Second ${why}: stopping now.`);
         process.exit(130);
       }
       stopping = true;
       stopRefresh();
-      console.log(`Stopping (${why}); live sessions are saved and ended. Press Ctrl-C again to stop at once.`);
+      say(`Stopping (${why}); live sessions are saved and ended. Press Ctrl-C again to stop at once.`);
       running.close().then(
         () => resolve(0),
         (error: unknown) => {
-          console.error("StudyLoop could not stop cleanly:", error);
+          warn(`StudyLoop could not stop cleanly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           resolve(1);
         },
       );
@@ -120,14 +121,15 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     process.stderr.on("error", outputLost);
   });
 
-  console.log(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
+  say(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
   const access = running.runtime.access;
   if (access.requirePairing) {
     const canRefresh = process.stdin.isTTY === true;
+    // Not through say(): the QR code is drawn with colour escapes; the banner holds only our own addresses.
     console.log(await pairingBanner(access, { qr: true, canRefresh }));
     if (canRefresh) stopRefresh = onEnter(() => void pairingBanner(access, { qr: true, canRefresh }).then((text) => console.log(text)));
   }
-  console.log("Press Ctrl-C to stop.");
+  say("Press Ctrl-C to stop.");
   return stopped;
 }
 
@@ -188,7 +190,8 @@ function onEnter(fn: () => void): () => void {
 /** Creates the data directory if needed and proves it is writable, writing nothing else. */
 export function ensureWritableDir(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    securePrivateDir(dir);
+    securePrivateDir(sessionsDir(dir));
     fs.accessSync(dir, fs.constants.W_OK);
   } catch {
     throw new UsageError(`The data directory ${dir} cannot be written to: choose another with --data-dir or fix its permissions.`);
@@ -226,7 +229,7 @@ function buildIfNeeded(): void {
   // Test runs build once up front (`npm test`) and start many servers from that build, some while a
   // developer edits: a server that rebuilt underneath its siblings would break them.
   if (verdict === "stale" && process.env.STUDYLOOP_KEEP_BUILD === "1") return;
-  console.log(
+  say(
     verdict === "missing"
       ? "No production build yet: building StudyLoop's pages once (about a minute)..."
       : "The sources changed since the last build: rebuilding StudyLoop's pages (about a minute)...",
@@ -243,5 +246,5 @@ function buildIfNeeded(): void {
     process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
     throw new Error("The production build failed (see the output above). Run `npm run build` to see the error again.");
   }
-  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
+  say(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }

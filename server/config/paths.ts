@@ -1,4 +1,5 @@
 // Where StudyLoop keeps the learner's data: one data directory per learner.
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -34,3 +35,34 @@ export function sessionsDir(dataDir: string): string {
 // (Route handlers import this module through Next's bundle, where import.meta.dirname is undefined.)
 export const PROJECT_ROOT = path.resolve(import.meta.dirname ?? process.cwd(), "..", "..");
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma", "migrations");
+
+/**
+ * Private modes: the data directory and the session folders 0700, the database (and the WAL and shm
+ * files SQLite creates beside it with the database's mode) 0600. The database holds device-cookie
+ * hashes and session tokens' hashes, the folders the learner's transcripts.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the data directory 0700, or tightens an existing one this user owns. A shared directory
+ * (sticky, like /tmp) is left alone: it is not ours to close.
+ */
+export function securePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stat = fs.statSync(dir);
+  const mine = typeof process.getuid !== "function" || stat.uid === process.getuid();
+  if (mine && (stat.mode & 0o1000) === 0 && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+/** Creates the database file 0600 before SQLite does (SQLite would use the umask: 0644), or tightens it. */
+export function securePrivateFile(file: string): void {
+  fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, PRIVATE_FILE_MODE);
+    } catch {
+      // -wal and -shm exist only while a connection is open.
+    }
+  }
+}

@@ -37,6 +37,8 @@ export const SettingsSchema = z.object({
   STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200),
   /** Away from every page at least this long, a learner coming back sees "While you were away" first. */
   STUDYLOOP_AWAY_DIGEST_SECONDS: seconds(3 * 60),
+  /** A paired device unused this long is no longer paired (it needs a new link): 90 days. */
+  STUDYLOOP_DEVICE_IDLE_SECONDS: seconds(90 * 24 * 60 * 60),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

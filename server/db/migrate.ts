@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { MIGRATIONS_DIR } from "../config/paths.ts";
+import { MIGRATIONS_DIR, securePrivateFile } from "../config/paths.ts";
 
 /**
  * Prisma's own DDL for SQLite, byte for byte (prisma-engines, sql-schema-connector
@@ -168,6 +168,7 @@ export function pendingMigrations(dbFile: string, migrationsDir: string = MIGRAT
 export function applyMigrations(dbFile: string, migrationsDir: string = MIGRATIONS_DIR): { applied: string[]; alreadyApplied: string[] } {
   const local = readMigrations(migrationsDir);
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+  securePrivateFile(dbFile);
   const db = new Database(dbFile);
   try {
     // better-sqlite3 enables foreign keys by default, and PRAGMA foreign_keys is a no-op inside a

@@ -23,6 +23,7 @@ import { isLoopbackBind } from "../security/origin.ts";
 import { SocketGuard } from "../security/socket-guard.ts";
 import { createNotifications } from "../notify/notifications.ts";
 import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
+import { printable } from "../security/safe-text.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -51,10 +52,11 @@ export interface RunningServer {
 export class ListenError extends Error {}
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  // Log lines quote what clients sent (names, paths): escaped, so they cannot drive the terminal.
+  const log = options.log ?? ((line: string) => console.log(printable(line, { keepNewlines: true })));
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse, csp: string) => void) | undefined;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const csp = applySecurityHeaders(res, { dev: options.dev, tls: options.tls !== undefined });
+    const csp = applySecurityHeaders(res, { dev: options.dev, tls: options.tls !== undefined, host: req.headers.host });
     if (handle) return handle(req, res, csp);
     res.statusCode = 503;
     res.setHeader("content-type", "text/plain; charset=utf-8");
@@ -108,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       port,
       allowOrigins: options.allowOrigins ?? [],
       pairingTtlMs: options.settings.STUDYLOOP_PAIRING_TOKEN_SECONDS * 1000,
+      deviceIdleMs: options.settings.STUDYLOOP_DEVICE_IDLE_SECONDS * 1000,
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
@@ -129,7 +132,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const app = next({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port, turbopack: true });
     await app.prepare();
     const requestHandler = app.getRequestHandler();
-    const gate = createHttpGate(access);
+    const gate = createHttpGate(access, log);
     handle = (req, res, csp) =>
       void gate.request(req, res, csp).then(
         (cleared) => (cleared ? requestHandler(req, res) : undefined),

@@ -9,6 +9,7 @@ import type { SessionStateView, SessionView } from "../sessions/session-view.ts"
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
+import { sendWithinBudget } from "./viewer-budget.ts";
 import { AckSchema, AttachSchema, DetachSchema, FitSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -104,7 +105,12 @@ export function attachRealtime(
     socket.on(
       "terminal:attach",
       attachWith((sessionId, sinceSeq) =>
-        sessions.attachViewer(sessionId, socket.id, (frame) => socket.emit("terminal:frame", sessionId, frame), sinceSeq),
+        sessions.attachViewer(
+          sessionId,
+          socket.id,
+          (frame) => sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
+          sinceSeq,
+        ),
       ),
     );
     socket.on(

@@ -32,6 +32,7 @@ function access(db: Db, overrides: Partial<AccessOptions> = {}): AccessControl {
     port: 8567,
     allowOrigins: [],
     pairingTtlMs: 600_000,
+    deviceIdleMs: 90 * 86_400_000,
     verifyAgentToken: async (token) => token === "agent-token",
     log: () => {},
     interfaces: () => ({
@@ -102,6 +103,51 @@ describe("AccessControl", () => {
       reason: expect.stringMatching(/expired/),
     });
     expect(await db.device.count()).toBe(0);
+  });
+
+  it("the expired-link message states the configured lifetime", async () => {
+    const a = access(db, { pairingTtlMs: 2 * 3_600_000 });
+    expect(a.pairingLifetime).toBe("2 hours");
+    const b = access(db, { pairingTtlMs: 1 });
+    const token = tokenOf(b.pairingLinks({ includeLoopback: true })[0]!.pairUrl);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(b.checkToken(token, "127.0.0.1")).toMatchObject({ ok: false, reason: expect.stringContaining("links work for 1 second") });
+  });
+
+  it("a device unused for the idle time is no longer paired; one in use stays", async () => {
+    const a = access(db, { deviceIdleMs: 7 * 86_400_000 });
+    const paired = async () => {
+      const outcome = await a.pair({ token: tokenOf(a.pairingLinks({ includeLoopback: true })[0]!.pairUrl) }, "127.0.0.1", undefined);
+      if (!outcome.ok) throw new Error(outcome.reason);
+      return { id: outcome.device.id, cookie: outcome.setCookie.split(";")[0]! };
+    };
+    const idle = await paired();
+    const used = await paired();
+    await db.device.update({ where: { id: idle.id }, data: { lastSeenAt: new Date(Date.now() - 8 * 86_400_000) } });
+    await db.device.update({ where: { id: used.id }, data: { lastSeenAt: new Date(Date.now() - 6 * 86_400_000) } });
+    expect(await a.identify(request({ cookie: idle.cookie }))).toBeUndefined();
+    expect(await a.identify(request({ cookie: used.cookie }))).toEqual({ kind: "device", deviceId: used.id });
+    const views = await a.list();
+    expect(views.find((d) => d.id === idle.id)!.expired).toBe(true);
+    expect(views.find((d) => d.id === used.id)!.expired).toBe(false);
+    expect(Date.parse(views.find((d) => d.id === used.id)!.expiresAt!)).toBeGreaterThan(Date.now());
+  });
+
+  it("revokes every device at once, or every other one", async () => {
+    const a = access(db);
+    const pairOne = async () => {
+      const outcome = await a.pair({ token: tokenOf(a.pairingLinks({ includeLoopback: true })[0]!.pairUrl) }, "127.0.0.1", undefined);
+      if (!outcome.ok) throw new Error(outcome.reason);
+      return outcome.device.id;
+    };
+    const [one, two, three] = [await pairOne(), await pairOne(), await pairOne()];
+    const revoked: string[] = [];
+    a.on("revoked", (id) => revoked.push(id));
+    expect(await a.revokeAll({ except: one })).toBe(2);
+    expect(revoked.sort()).toEqual([two, three].sort());
+    expect((await a.list()).filter((d) => d.revokedAt === null).map((d) => d.id)).toEqual([one]);
+    expect(await a.revokeAll()).toBe(1);
+    expect((await a.list()).every((d) => d.revokedAt !== null && d.expiresAt === null)).toBe(true);
   });
 
   it("refuses forged, revoked and malformed cookies", async () => {

@@ -8,6 +8,7 @@ import type { IncomingMessage } from "node:http";
 import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
+import { plainText } from "../api/schemas.ts";
 import type { Db } from "../db/client.ts";
 import type { Device } from "../db/generated/client.ts";
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, deviceCookieName, parseCookies, serializeCookie } from "./cookies.ts";
@@ -39,6 +40,8 @@ export interface AccessOptions {
   readonly allowOrigins: readonly string[];
   /** How long a pairing link works, in ms. */
   readonly pairingTtlMs: number;
+  /** A device unused this long (ms since it was last seen) is no longer paired; 90 days by default. */
+  readonly deviceIdleMs?: number;
   /** Whether a Bearer token is a live session's agent token (the agent's `studyloop park`). */
   readonly verifyAgentToken: (token: string) => Promise<boolean>;
   readonly log: (line: string) => void;
@@ -57,6 +60,10 @@ export interface DeviceView {
   readonly createdAt: string;
   readonly lastSeenAt: string | null;
   readonly revokedAt: string | null;
+  /** When its pairing lapses if it stays unused (null once revoked). */
+  readonly expiresAt: string | null;
+  /** Unused for longer than the idle time: no longer paired. */
+  readonly expired: boolean;
 }
 
 export interface PairingLink {
@@ -74,15 +81,13 @@ export type PairOutcome =
 
 export const DEVICE_NAME_MAX_CHARS = 60;
 
+/** How long an unused device stays paired unless configured (STUDYLOOP_DEVICE_IDLE_SECONDS): 90 days. */
+export const DEVICE_IDLE_DEFAULT_MS = 90 * 24 * 60 * 60 * 1000;
+
 export const PairRequestSchema = z.object({
   token: z.string({ error: "token is required" }).min(1, "token is required").max(200, "token is not valid"),
-  name: z
-    .string()
-    .trim()
-    .max(DEVICE_NAME_MAX_CHARS, `name must be at most ${DEVICE_NAME_MAX_CHARS} characters`)
-    // Control characters would garble the devices page and the server's log.
-    .regex(/^[^\p{Cc}]*$/u, "name must not contain control characters")
-    .optional(),
+  // Control characters would garble the devices page and the server's log.
+  name: plainText("name", "line").max(DEVICE_NAME_MAX_CHARS, `name must be at most ${DEVICE_NAME_MAX_CHARS} characters`).optional(),
 });
 
 export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }> {
@@ -144,6 +149,8 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     if (!secret || !isWellFormedSecret(secret)) return undefined;
     const device = await this.db.device.findUnique({ where: { tokenHash: hashSecret(secret) } });
     if (!device || device.revokedAt) return undefined;
+    // Idle too long: a lost or forgotten device stops working on its own.
+    if (this.view(device).expired) return undefined;
     this.touch(device.id);
     return device;
   }
@@ -170,7 +177,7 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     const verdict = this.tokens.check(token);
     if (verdict.ok) return verdict;
     this.limiter.fail(addressKey(remoteAddress));
-    return tokenRefusal(verdict.reason);
+    return tokenRefusal(verdict.reason, this.pairingLifetime);
   }
 
   /** Exchanges a token for a new device and its cookie. */
@@ -187,7 +194,7 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     if (!verdict.ok) {
       this.limiter.fail(addressKey(remoteAddress));
       this.options.log(`Refused a pairing attempt from ${addressKey(remoteAddress)}: the token was ${verdict.reason}.`);
-      return tokenRefusal(verdict.reason);
+      return tokenRefusal(verdict.reason, this.pairingLifetime);
     }
     const secret = newSecret();
     const name = parsed.data.name || guessDeviceName(userAgent);
@@ -197,7 +204,7 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     this.options.log(`Paired a new device "${name}" from ${addressKey(remoteAddress)}.`);
     return {
       ok: true,
-      device: deviceView(device),
+      device: this.view(device),
       setCookie: serializeCookie(this.cookieName, secret, { maxAgeSeconds: DEVICE_COOKIE_MAX_AGE_SECONDS, secure: this.tls }),
     };
   }
@@ -254,7 +261,37 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
 
   async list(): Promise<DeviceView[]> {
     const rows = await this.db.device.findMany({ orderBy: [{ revokedAt: { sort: "asc", nulls: "first" } }, { createdAt: "desc" }] });
-    return rows.map(deviceView);
+    return rows.map((row) => this.view(row));
+  }
+
+  /** How long a pairing link works, in words ("10 minutes"), for the messages that mention it. */
+  get pairingLifetime(): string {
+    return describeDuration(this.options.pairingTtlMs);
+  }
+
+  /**
+   * Revokes every device at once (but the asking one, with `except`): a lost phone, or a clean slate.
+   * Their cookies stop working now and their sockets close.
+   */
+  async revokeAll(opts: { except?: string | undefined } = {}): Promise<number> {
+    const rows = await this.db.device.findMany({
+      where: { revokedAt: null, ...(opts.except ? { id: { not: opts.except } } : {}) },
+      select: { id: true },
+    });
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    await this.db.device.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { revokedAt: new Date() } });
+    this.options.log(`Revoked ${ids.length} device${ids.length === 1 ? "" : "s"} at once.`);
+    for (const id of ids) {
+      this.lastSeenWritten.delete(id);
+      this.emit("revoked", id);
+    }
+    return ids.length;
+  }
+
+  view(device: Device): DeviceView {
+    const lastUse = (device.lastSeenAt ?? device.createdAt).getTime();
+    return deviceView(device, device.revokedAt ? null : new Date(lastUse + (this.options.deviceIdleMs ?? DEVICE_IDLE_DEFAULT_MS)));
   }
 
   /** Revokes a device: its cookie stops working now and its open sockets are closed (the `revoked` event). */
@@ -265,7 +302,7 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
     this.lastSeenWritten.delete(id);
     this.options.log(`Revoked device "${row.name}".`);
     this.emit("revoked", id);
-    return deviceView(row);
+    return this.view(row);
   }
 
   private touch(id: string): void {
@@ -278,10 +315,10 @@ export class AccessControl extends EventEmitter<{ revoked: [deviceId: string] }>
   }
 }
 
-function tokenRefusal(reason: "unknown" | "expired" | "used"): PairOutcome {
+function tokenRefusal(reason: "unknown" | "expired" | "used", lifetime: string): PairOutcome {
   switch (reason) {
     case "expired":
-      return { ok: false, status: 410, reason: "This pairing link has expired (links work for 10 minutes): ask for a fresh one." };
+      return { ok: false, status: 410, reason: `This pairing link has expired (links work for ${lifetime}): ask for a fresh one.` };
     case "used":
       return { ok: false, status: 410, reason: "This pairing link has already been used (each works once): ask for a fresh one." };
     default:
@@ -289,14 +326,34 @@ function tokenRefusal(reason: "unknown" | "expired" | "used"): PairOutcome {
   }
 }
 
-export function deviceView(device: Device): DeviceView {
+export function deviceView(device: Device, expiresAt: Date | null, now: number = Date.now()): DeviceView {
   return {
     id: device.id,
     name: device.name,
     createdAt: device.createdAt.toISOString(),
     lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
     revokedAt: device.revokedAt?.toISOString() ?? null,
+    expiresAt: expiresAt?.toISOString() ?? null,
+    expired: expiresAt !== null && expiresAt.getTime() <= now,
   };
+}
+
+/** A duration in the largest whole unit that fits: "10 minutes", "1 hour", "90 days", "45 seconds". */
+export function describeDuration(ms: number): string {
+  const units: [string, number][] = [
+    ["day", 86_400_000],
+    ["hour", 3_600_000],
+    ["minute", 60_000],
+    ["second", 1000],
+  ];
+  for (const [name, size] of units) {
+    if (ms >= size && ms % size === 0) {
+      const n = ms / size;
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  }
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
 }
 
 /** A name the learner will recognise on the devices page, from the browser's User-Agent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, newNonce } from "./headers.ts";
+import { HSTS_VALUE, contentSecurityPolicy, newNonce, strictTransportSecurity } from "./headers.ts";
 
 // Next reads the nonce from the request's CSP with this very pattern (get-script-nonce-from-header.js).
 const NEXT_NONCE = /^'nonce-([A-Za-z0-9+/_-]+={0,2})'$/;
@@ -30,5 +30,19 @@ describe("contentSecurityPolicy", () => {
     const nonce = newNonce();
     expect(`'nonce-${nonce}'`).toMatch(NEXT_NONCE);
     expect(newNonce()).not.toBe(nonce);
+  });
+});
+
+describe("strictTransportSecurity", () => {
+  it.each([
+    [false, "192.168.1.20:8567", undefined],
+    [true, "192.168.1.20:8567", HSTS_VALUE],
+    [true, "study.example.org", HSTS_VALUE],
+    [true, "127.0.0.1:8567", HSTS_VALUE],
+    [true, "localhost:8567", undefined],
+    [true, "LOCALHOST", undefined],
+    [true, "app.localhost:1", undefined],
+  ] as const)("tls %s, host %s -> %s", (tls, host, value) => {
+    expect(strictTransportSecurity(tls, host)).toBe(value);
   });
 });

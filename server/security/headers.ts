@@ -8,8 +8,10 @@
 // prerendered page's inline scripts carry no nonce and would be blocked.
 // Styles: xterm.js injects <style> elements and React writes style attributes, so style-src keeps
 // 'unsafe-inline' (an injected style cannot run code); scripts are what the policy guards.
-// No Strict-Transport-Security: with a self-signed certificate (the usual LAN setup) it would turn
-// the browser's certificate warning into a wall the learner cannot click through.
+// Strict-Transport-Security under TLS (--tls-cert): browsers ignore it on a connection with certificate
+// errors (RFC 6797 8.1: a self-signed certificate's warning stays clickable) and for IP addresses, and
+// keep it for a host name with a trusted certificate (mkcert). Not for localhost: HSTS holds for every
+// port of a host, so it would force HTTPS on every other local server for a year.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 
@@ -50,9 +52,25 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean; tl
   return directives.join("; ");
 }
 
+/** HSTS: one year, this host only. */
+export const HSTS_VALUE = "max-age=31536000";
+
+/** The Strict-Transport-Security value for a response, or undefined when none is sent. */
+export function strictTransportSecurity(tls: boolean, host: string | undefined): string | undefined {
+  if (!tls) return undefined;
+  const name = (host ?? "").replace(/:\d+$/, "").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) return undefined;
+  return HSTS_VALUE;
+}
+
 /** Sets the fixed headers and a CSP with a fresh nonce; returns the CSP so Next can read its nonce. */
-export function applySecurityHeaders(res: ServerResponse, options: { dev: boolean; tls: boolean } = { dev: false, tls: false }): string {
+export function applySecurityHeaders(
+  res: ServerResponse,
+  options: { dev: boolean; tls: boolean; host?: string | undefined } = { dev: false, tls: false },
+): string {
   for (const [name, value] of Object.entries(HEADERS)) res.setHeader(name, value);
+  const hsts = strictTransportSecurity(options.tls, options.host);
+  if (hsts) res.setHeader("strict-transport-security", hsts);
   const csp = contentSecurityPolicy(newNonce(), options);
   res.setHeader("content-security-policy", csp);
   return csp;

@@ -1,6 +1,8 @@
 // The gate every HTTP request passes before Next sees it: Host and Origin checks, body limits, the
-// pairing pages, and (when pairing is required) a paired device. Refusals are a status and one
-// sentence: JSON for the API and programs, a small HTML page for a browser's page load.
+// pairing pages, the tutor's token (only on its routes), and (when pairing is required) a paired
+// device. Refusals are a status and one sentence: JSON for the API and programs, a small HTML page for
+// a browser's page load; each closes the connection (an unread body is not read on) and is logged as
+// one rate-limited line.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_JSON_BODY_BYTES } from "../api/route-helpers.ts";
 import { bodyLimitFor } from "../transports/acp/attachments.ts";
@@ -9,6 +11,8 @@ import { DEVICE_HEADER } from "./device-header.ts";
 import { shareNonceWithNext } from "./headers.ts";
 import { isSafeMethod } from "./origin.ts";
 import { alreadyPairedPage, notPairedPage, pairFormPage, refusalPage } from "./pair-pages.ts";
+import { RefusalLog } from "./refusal-log.ts";
+import { tutorMayCall, tutorTokenRefusal } from "./tutor-routes.ts";
 
 /** A pairing form or JSON body is a token and a name: 4 KB is far more than either. */
 const PAIR_BODY_MAX_BYTES = 4 * 1024;
@@ -22,7 +26,10 @@ export interface HttpGate {
   upgradeAllowed(req: IncomingMessage): Promise<boolean>;
 }
 
-export function createHttpGate(access: AccessControl): HttpGate {
+export function createHttpGate(access: AccessControl, log: (line: string) => void): HttpGate {
+  const refusals = new RefusalLog(log);
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, page?: () => string): false =>
+    refuseWith(refusals, req, res, status, reason, page);
   return {
     async request(req, res, csp) {
       // A header only the gate may set: what a client sends under this name is dropped.
@@ -51,11 +58,16 @@ export function createHttpGate(access: AccessControl): HttpGate {
       }
 
       if (url.pathname === PAIR_PATH) {
-        await pairRoute(access, req, res, url);
+        await pairRoute(access, req, res, url, refuse);
         return false;
       }
 
-      const who = await access.identify(req, { allowAgent: url.pathname.startsWith("/api/") });
+      // The tutor's token is refused outside its routes, served to loopback only or not: it lives in the
+      // agent's shell. (Pages never send a Bearer token; a proxy's Basic credentials are not one.)
+      const tutor = /^Bearer\b/i.test(req.headers.authorization ?? "");
+      if (tutor && !tutorMayCall(req.method ?? "GET", url.pathname)) return refuse(req, res, 401, tutorTokenRefusal());
+
+      const who = await access.identify(req, { allowAgent: tutor });
       if (!who) return refuse(req, res, 401, "This device is not paired with StudyLoop: open a pairing link first.", notPairedPage);
       if (who.kind === "device") req.headers[DEVICE_HEADER] = who.deviceId;
       shareNonceWithNext(req, csp);
@@ -68,7 +80,9 @@ export function createHttpGate(access: AccessControl): HttpGate {
   };
 }
 
-async function pairRoute(access: AccessControl, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+type Refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, page?: () => string) => false;
+
+async function pairRoute(access: AccessControl, req: IncomingMessage, res: ServerResponse, url: URL, refuse: Refuse): Promise<void> {
   res.setHeader("cache-control", "no-store");
   const method = (req.method ?? "GET").toUpperCase();
   const address = req.socket.remoteAddress;
@@ -81,7 +95,7 @@ async function pairRoute(access: AccessControl, req: IncomingMessage, res: Serve
     if (await access.deviceOf(req)) return html(res, 200, alreadyPairedPage());
     const token = url.searchParams.get("token") ?? "";
     const verdict = access.checkToken(token, address);
-    if (!verdict.ok) return refusePairing(req, res, verdict);
+    if (!verdict.ok) return refusePairing(refuse, req, res, verdict);
     return html(res, 200, pairFormPage({ token, suggestedName: guessDeviceName(req.headers["user-agent"]), host: req.headers.host ?? "" }));
   }
   if (method !== "POST") {
@@ -91,7 +105,7 @@ async function pairRoute(access: AccessControl, req: IncomingMessage, res: Serve
   }
   // An address that is locked out is refused before its body is even read.
   const limited = access.pairingLimit(address);
-  if (limited) return refusePairing(req, res, limited);
+  if (limited) return refusePairing(refuse, req, res, limited);
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   const isForm = type.startsWith("application/x-www-form-urlencoded");
   if (!isForm && !type.startsWith("application/json")) {
@@ -115,13 +129,14 @@ async function pairRoute(access: AccessControl, req: IncomingMessage, res: Serve
     }
   }
   const outcome = await access.pair(input, address, req.headers["user-agent"]);
-  if (!outcome.ok) return refusePairing(req, res, outcome);
+  if (!outcome.ok) return refusePairing(refuse, req, res, outcome);
   res.setHeader("set-cookie", outcome.setCookie);
   if (isForm) return redirect(res, "/");
   json(res, 201, { device: outcome.device });
 }
 
 function refusePairing(
+  refuse: Refuse,
   req: IncomingMessage,
   res: ServerResponse,
   outcome: { ok: false; status: number; reason: string; retryAfterSeconds?: number },
@@ -130,12 +145,30 @@ function refusePairing(
   refuse(req, res, outcome.status, outcome.reason, () => refusalPage("Pairing refused", outcome.reason));
 }
 
-/** Writes a refusal and returns false (the request goes no further). */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, reason: string, page?: () => string): false {
+/**
+ * Writes a refusal and returns false (the request goes no further). `Connection: close` is set before
+ * the answer is written: Node then ends the socket once the answer is out, instead of reading a refused
+ * upload to its end to keep the connection alive. Never throws: a refusal must not cost a stack trace.
+ */
+function refuseWith(
+  refusals: RefusalLog,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  page?: () => string,
+): false {
+  refusals.record({ method: req.method, url: req.url, address: req.socket.remoteAddress, status, reason });
+  if (res.headersSent) {
+    res.destroy();
+    return false;
+  }
+  res.setHeader("connection", "close");
   if (wantsHtml(req)) html(res, status, page ? page() : refusalPage("Refused", reason));
   else json(res, status, { error: reason });
-  // Unread request bodies are drained by Node; a refused upload is not worth keeping the socket for.
-  if (!req.complete) res.setHeader("connection", "close");
+  // Stop reading what the client still sends: once the answer is flushed the socket is destroyed
+  // (Node would otherwise drain a refused 50 MB upload into the void first).
+  if (!req.complete) res.once("finish", () => req.socket.destroy());
   return false;
 }
 

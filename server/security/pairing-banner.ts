@@ -5,10 +5,9 @@ import { qrTerminal } from "./access-control.ts";
 
 export async function pairingBanner(access: AccessControl, opts: { qr: boolean; canRefresh: boolean }): Promise<string> {
   const links = access.pairingLinks({ includeLoopback: true });
-  const minutes = Math.round((Date.parse(links[0]?.expiresAt ?? "") - Date.now()) / 60_000);
   const lines = [
     "Pairing is required on every device, this one included. Each link below works once, for",
-    `${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : "less than a minute"}; a paired device can show fresh ones under "Pair a device" on the dashboard.`,
+    `${access.pairingLifetime}; a paired device can show fresh ones under "Pair a device" on the dashboard.`,
   ];
   const lan = links.filter((l) => l.label !== "this machine");
   for (const link of links) {

@@ -246,11 +246,7 @@ export class SessionStarter {
     const command = ctx.agents.resolveExecutable(program.command);
     if (!command) {
       const installHint = input.transport === "acp" ? (agent.acpInstallHint ?? agent.installHint) : agent.installHint;
-      throw new SessionError(
-        "agent-missing",
-        `${agent.label} is not installed on this machine (\`${program.command}\` is not on the PATH). ${installHint}`,
-        { installHint },
-      );
+      throw new SessionError("agent-missing", ctx.agents.whyNotRunnable(agent.label, program.command, installHint), { installHint });
     }
     // A terminal agent continues its last conversation in the folder with its resume arguments.
     const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;
