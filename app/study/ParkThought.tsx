@@ -53,10 +53,12 @@ export function ParkThought() {
   useEffect(() => {
     // Modal: the rest of the page waits (and Escape closes it) while the thought is written.
     const d = dialog.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-    if (open) input.current?.focus();
+    if (d) {
+      if (open && !d.open) d.showModal();
+      if (!open && d.open) d.close();
+      if (open) input.current?.focus();
+    }
+    // Closed, the dialog is already gone from the page (it renders only while open): focus goes back.
     if (!open && returning.current) {
       // The terminal keeps its place; the tutor's input if what had the focus is gone.
       returning.current = false;
