@@ -131,7 +131,9 @@ test.describe("the study loop", () => {
       ).toEqual([{ topic: "closures", status: "win", source: "agent" }]);
       await expect(watcher.getByTestId("live-counts")).toContainText("1 win · 0 struggles · 2 parked");
 
-      // A mark from the page.
+      // A mark from the page (on a phone the marks live in a bottom sheet: open it first).
+      const toggle = page.getByTestId("panel-toggle");
+      if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
       await expect(page.getByLabel("Topic", { exact: true })).toHaveValue(topic);
       await page.getByLabel("Topic", { exact: true }).fill("closures");
       await page.getByLabel("Note").fill("the loop variable trap");
@@ -183,13 +185,13 @@ test.describe("the study loop", () => {
       await expect(today).toHaveAttribute("title", /today/);
       await expect(watcher.getByTestId("topic-bars")).toContainText("closures");
       await expect(watcher.getByTestId("streak")).toContainText("You studied today.");
-      await watcher.getByLabel(/Search summaries/).fill(theirs);
+      await watcher.getByLabel(/Search transcripts/).fill(theirs);
       await watcher.getByRole("button", { name: "Search" }).click();
       await expect(watcher).toHaveURL(/q=/);
       await expect(watcher.getByTestId("history")).toContainText(topic);
       await expect(watcher.getByTestId("history").locator("li")).toHaveCount(1);
       // The topic filter: only sessions on that topic.
-      await watcher.getByLabel(/Search summaries/).fill("");
+      await watcher.getByLabel(/Search transcripts/).fill("");
       await watcher.getByLabel("Topic", { exact: true }).selectOption(topic);
       await watcher.getByRole("button", { name: "Search" }).click();
       await expect(watcher).toHaveURL(/topic=/);
