@@ -7,6 +7,8 @@ import { UsageError } from "./options.ts";
 /** Exit code 2: the command asked for something that cannot be (the learner fixes the command). */
 const USAGE: ReadonlySet<SessionErrorCode> = new Set([
   "agent-unknown",
+  // One session at a time: the sentence says how to reach or end the one that is running.
+  "already-active",
   "no-acp",
   "nothing-to-end",
   "not-found",
