@@ -9,10 +9,12 @@ const BOTTOM_DOCKS = ".park-dock";
 /** The terminal never gets shorter than this (px), however little the keyboard leaves. */
 const MIN_FRAME_PX = 120;
 /**
- * Hidden at least this long (ms), the page reconnects on return: a phone's OS may have dropped the
- * socket without telling it, and waiting for socket.io's heartbeat to notice takes up to a minute.
+ * Hidden at least this long (ms), the page checks its socket on return: a phone's OS may have dropped
+ * it without telling it, and waiting for socket.io's heartbeat to notice takes up to a minute.
  */
-const RECONNECT_AFTER_HIDDEN_MS = 3_000;
+const PROBE_AFTER_HIDDEN_MS = 3_000;
+/** A live server answers the probe in milliseconds; no answer in this long (ms) means a dead socket. */
+const PROBE_TIMEOUT_MS = 2_500;
 
 /** Starts fitting `frame` and watching the page's lifecycle; returns a function that stops both. */
 export function supportPhone(frame: HTMLElement, socket: StudySocket): () => void {
@@ -101,9 +103,14 @@ function resumeFromBackground(socket: StudySocket): () => void {
       // Reconnect now rather than after socket.io's back-off; the console re-attaches on "connect"
       // from the last output number it saw.
       socket.connect();
-    } else if (away >= RECONNECT_AFTER_HIDDEN_MS) {
-      socket.disconnect();
-      socket.connect();
+    } else if (away >= PROBE_AFTER_HIDDEN_MS) {
+      // Ask before tearing down: a healthy socket is shared by the notifications and the study loop,
+      // and reconnecting it would drop their registrations (and any answer in flight) for nothing.
+      socket.timeout(PROBE_TIMEOUT_MS).emit("clock:sync", (error: Error | null) => {
+        if (!error || !socket.connected) return;
+        socket.disconnect();
+        socket.connect();
+      });
     }
   };
   // Back from the back/forward cache: the page's socket was closed while it sat there.
