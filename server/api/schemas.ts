@@ -2,21 +2,9 @@
 import { z } from "zod";
 import { AGENT_NAME } from "../agents/agent-catalog.ts";
 import { badRequest } from "./api-error.ts";
-import { controlRefusal, forbiddenControl, neutraliseText, type TextKind } from "../security/safe-text.ts";
+import { plainText } from "../security/plain-text-schema.ts";
 
 export const TOPIC_MAX_CHARS = 200;
-
-/**
- * Learner or tutor text as stored: bidi controls removed, then trimmed, then refused with a sentence if
- * it still holds control characters (server/security/safe-text.ts). `kind` "line" allows no line breaks.
- */
-export function plainText(field: string, kind: TextKind, error: string = `${field} must be text`) {
-  return z
-    .string({ error })
-    .overwrite((s) => neutraliseText(s, kind))
-    .trim()
-    .refine((s) => forbiddenControl(s, kind) === undefined, controlRefusal(field, kind));
-}
 
 export const StartSessionSchema = z
   .object({

@@ -2,6 +2,7 @@
 // types are inferred from them. Messages are sentences a learner can act on.
 import { z } from "zod";
 import { TOPIC_MAX_CHARS } from "../api/schemas.ts";
+import { plainText } from "../security/plain-text-schema.ts";
 import { RATINGS } from "./scheduling.ts";
 
 /** A card side: room for a paragraph and a code sample, small enough to read on a phone. */
@@ -12,15 +13,11 @@ export const IMPORT_MAX_CARDS = 1_000;
 export const IMPORT_MAX_CHARS = 60_000;
 
 const side = (name: "front" | "back") =>
-  z
-    .string({ error: `${name} is required: write the ${name === "front" ? "question" : "answer"}` })
-    .trim()
+  plainText(name, "text", `${name} is required: write the ${name === "front" ? "question" : "answer"}`)
     .min(1, `${name} is empty: write the ${name === "front" ? "question" : "answer"}`)
     .max(CARD_SIDE_MAX_CHARS, `${name} must be at most ${CARD_SIDE_MAX_CHARS} characters`);
 
-export const topicField = z
-  .string({ error: "topic must be text" })
-  .trim()
+export const topicField = plainText("topic", "line")
   .min(1, "topic is empty: say what the card is about")
   .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`);
 

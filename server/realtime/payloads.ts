@@ -1,5 +1,6 @@
 // One zod schema per socket payload.
 import { z } from "zod";
+import { plainText } from "../security/plain-text-schema.ts";
 import { ACP_LIMITS } from "../transports/acp/acp-events.ts";
 import { ATTACHMENT_LIMITS, STORED_NAME } from "../transports/acp/attachments.ts";
 
@@ -27,7 +28,7 @@ export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).ma
 export const PromptSchema = z
   .object({
     sessionId,
-    text: z.string().trim().min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS),
+    text: plainText("text", "text").min(1).max(ACP_LIMITS.PROMPT_MAX_CHARS),
     /** Names of files uploaded to this session's attachments/ (POST /api/sessions/:id/attachments). */
     attachments: z.array(z.string().regex(STORED_NAME)).max(ATTACHMENT_LIMITS.MAX_PER_MESSAGE).optional(),
   })

@@ -128,8 +128,15 @@ export function attachRealtime(
     socket.on("acp:prompt", (payload, ack) => {
       if (typeof ack !== "function") return;
       const parsed = PromptSchema.safeParse(payload);
-      if (!parsed.success)
-        return ack({ ok: false, status: 400, error: "Write a message first (at most 16,000 characters, 4 attachments)." });
+      if (!parsed.success) {
+        // A control character gets its own sentence (safe-text.ts); anything else is the shape rule.
+        const control = parsed.error.issues.find((i) => i.code === "custom");
+        return ack({
+          ok: false,
+          status: 400,
+          error: control?.message ?? "Write a message first (at most 16,000 characters, 4 attachments).",
+        });
+      }
       const chat = sessions.chat(parsed.data.sessionId, socket.id);
       if (!chat) return ack(NOT_ATTACHED);
       try {

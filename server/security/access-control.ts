@@ -8,7 +8,7 @@ import type { IncomingMessage } from "node:http";
 import os from "node:os";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { plainText } from "../api/schemas.ts";
+import { plainText } from "./plain-text-schema.ts";
 import type { Db } from "../db/client.ts";
 import type { Device } from "../db/generated/client.ts";
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, deviceCookieName, parseCookies, serializeCookie } from "./cookies.ts";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ParkSchema, StartSessionSchema, TopicMarkSchema } from "../api/schemas.ts";
 import { PairRequestSchema } from "./access-control.ts";
+import { EditCardSchema, NewCardSchema } from "../cards/card-schemas.ts";
+import { PromptSchema } from "../realtime/payloads.ts";
 import { forbiddenControl, neutraliseText, printable } from "./safe-text.ts";
 
 describe("safe text", () => {
@@ -55,5 +57,18 @@ describe("the schemas apply the rules", () => {
   it("refuses control characters in a device name", () => {
     expect(PairRequestSchema.safeParse({ token: "t", name: "phone\u009b" }).success).toBe(false);
     expect(PairRequestSchema.parse({ token: "t", name: "\u202Ephone" }).name).toBe("phone");
+  });
+
+  it("refuses escape sequences on a card's sides and topic, removes bidi controls, keeps lines", () => {
+    expect(NewCardSchema.safeParse({ front: "what is \u001b[2J?", back: "x" }).success).toBe(false);
+    expect(NewCardSchema.safeParse({ front: "q", back: "a", topic: "t\nu" }).success).toBe(false);
+    expect(EditCardSchema.safeParse({ back: "\u009b2J" }).error?.issues[0]?.message).toMatch(/back/);
+    expect(NewCardSchema.parse({ front: " \u202Eq\r\nline 2 ", back: "a" }).front).toBe("q\nline 2");
+  });
+
+  it("refuses control characters in a chat message, keeps its lines and tabs", () => {
+    const sessionId = "00000000-0000-4000-8000-000000000000";
+    expect(PromptSchema.safeParse({ sessionId, text: "hi \u001b]52;c;aGk=\u0007" }).success).toBe(false);
+    expect(PromptSchema.parse({ sessionId, text: "a\r\n\tb\u2066" }).text).toBe("a\n\tb");
   });
 });
