@@ -1,5 +1,6 @@
 // Reads what the page's xterm shows, the way a learner sees it.
 import { expect, type Page } from "@playwright/test";
+import type { IBufferCell } from "@xterm/headless";
 import { hydrated } from "./page";
 
 /** The active buffer of the study page's terminal, line by line (scrollback included). */
@@ -56,24 +57,8 @@ export interface ScreenCells {
  * the page on its xterm and in the test process on a headless one.
  */
 export function readScreenCells(term: unknown): ScreenCells | null {
-  type Cell = {
-    getChars(): string;
-    getWidth(): number;
-    getFgColorMode(): number;
-    getFgColor(): number;
-    getBgColorMode(): number;
-    getBgColor(): number;
-    isBold(): number;
-    isDim(): number;
-    isItalic(): number;
-    isUnderline(): number;
-    isBlink(): number;
-    isInverse(): number;
-    isInvisible(): number;
-    isStrikethrough(): number;
-    isOverline(): number;
-  };
-  type Line = { getCell(x: number): Cell | undefined };
+  // Types only (erased), so the function stays self-contained in the page.
+  type Line = { getCell(x: number): IBufferCell | undefined };
   type Buffer = { type: string; baseY: number; cursorX: number; cursorY: number; getLine(y: number): Line | undefined };
   const t = term as { cols: number; rows: number; modes: Record<string, unknown>; buffer: { active: Buffer } } | undefined;
   if (!t) return null;
