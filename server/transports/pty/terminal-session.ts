@@ -15,6 +15,7 @@ import { coloursOf } from "./terminal-colours.ts";
 import { MirrorThread } from "./mirror-thread.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
+import { foregroundGroupOf, ReplyGate } from "./reply-gate.ts";
 
 /** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
 export type TerminalFrame =
@@ -91,6 +92,8 @@ const viewerKey = (viewerId: string) => `viewer:${viewerId}`;
 export class TerminalSession {
   readonly pid: number;
   private readonly flow = new FlowController();
+  /** Holds back the mirror's answers to queries from a program that has finished (reply-gate.ts). */
+  private readonly replyGate: ReplyGate;
   private readonly viewers = new Map<string, Viewer>();
   /** Recent frames from `ringHead` on; slots before it are cleared (evicted) until the array is compacted. */
   private readonly ring: (RingFrame | undefined)[] = [];
@@ -125,9 +128,12 @@ export class TerminalSession {
     this.pid = pty.pid;
     this.size = size;
     this.flow.add(MIRROR, { required: true });
+    const replies = (this.replyGate = new ReplyGate(() => foregroundGroupOf(pty.pid)));
     mirror.onReply = (data) => {
       // The mirror's answer to a query in the output: the program's input, and nobody's activity.
-      if (!this.disposed && !this.exited.value) this.pty.write(data);
+      if (this.disposed || this.exited.value) return;
+      if (replies.admits()) this.pty.write(data);
+      else this.log(`Dropped a terminal answer that came after the program that asked had finished (${JSON.stringify(data)})`);
     };
     this.subscriptions = [pty.onData((data) => this.handleOutput(data)), pty.onExit((exit) => this.handleExit(exit))];
   }
@@ -342,6 +348,7 @@ export class TerminalSession {
     this.emitFrame(frame);
     for (const tap of this.taps) tap.output(data);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+    this.replyGate.sawOutput(data);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
       this.flow.acked(MIRROR, data.length);
