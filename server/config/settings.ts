@@ -7,6 +7,8 @@ const seconds = (fallback: number) => z.coerce.number().positive().default(fallb
 export const SettingsSchema = z.object({
   /** How long a live session waits for a viewer to come back after the last one left. */
   STUDYLOOP_GRACE_SECONDS: seconds(15 * 60),
+  /** How long before grace runs out the learner is told their session is about to end: 5 minutes. */
+  STUDYLOOP_GRACE_WARNING_SECONDS: seconds(5 * 60),
   /**
    * A paused session (a break) is kept this long with no page open before the grace window runs:
    * 3 hours. A locked phone on a long break does not lose the tutor.

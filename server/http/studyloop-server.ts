@@ -114,7 +114,17 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       verifyAgentToken: (token) => sessions.sessionForToken(token).then(() => true),
       log,
     });
-    const notifications = createNotifications({ db, sessions, events, access, dataDir: options.dataDir, settings: options.settings, log });
+    const notifications = createNotifications({
+      db,
+      sessions,
+      events,
+      access,
+      dataDir: options.dataDir,
+      settings: options.settings,
+      log,
+      // The review loop's due count: a calm "review cards are due" once a day (server/notify/review-reminder.ts).
+      reviewDueCount: () => cards.dueCount(),
+    });
     const runtime: Runtime = {
       dataDir: options.dataDir,
       sessions,

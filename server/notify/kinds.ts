@@ -10,7 +10,7 @@ export const NOTICE_KINDS = {
   "break-due": { urgency: "normal", title: "Time for a break" },
   "break-over": { urgency: "normal", title: "Your break is over" },
   "session-ended": { urgency: "urgent", title: "Your study session has ended" },
-  "grace-ending": { urgency: "urgent", title: "Your study session ends in 5 minutes" },
+  "grace-ending": { urgency: "urgent", title: "Your study session ends in a few minutes" },
   "review-due": { urgency: "calm", title: "Review cards are due" },
   test: { urgency: "normal", title: "Test notification from StudyLoop" },
 } as const satisfies Record<string, { urgency: Urgency; title: string }>;

@@ -1,5 +1,5 @@
 // Builds the notification pipeline for the custom server: the device store, the Web Push keys (made
-// on first start), the notifier and its sources; revoking a paired device removes its subscriptions.
+// on first start), the notifier and its sources (the review reminder among them); revoking a paired device removes its subscriptions.
 import type { Db } from "../db/client.ts";
 import type { Settings } from "../config/settings.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -8,6 +8,7 @@ import type { AccessControl } from "../security/access-control.ts";
 import { NotifyDeviceStore } from "./device-store.ts";
 import { Notifier } from "./notifier.ts";
 import { connectSources } from "./sources.ts";
+import { startReviewReminder } from "./review-reminder.ts";
 import { WebPushChannel, loadVapidKeys } from "./web-push-channel.ts";
 
 export interface Notifications {
@@ -23,6 +24,8 @@ export function createNotifications(deps: {
   dataDir: string;
   settings: Settings;
   log: (line: string) => void;
+  /** Review cards due now (the review loop's CardStore.dueCount): a calm reminder once a day. */
+  reviewDueCount?: () => Promise<number>;
 }): Notifications {
   const store = new NotifyDeviceStore(deps.db);
   const notifier = new Notifier({
@@ -38,9 +41,9 @@ export function createNotifications(deps: {
     events: deps.events,
     notifier,
     dataDir: deps.dataDir,
-    minuteMs: deps.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000,
     log: deps.log,
   });
+  const reviews = deps.reviewDueCount ? startReviewReminder({ db: deps.db, notifier, dueCount: deps.reviewDueCount, log: deps.log }) : null;
   const onRevoked = (deviceId: string) =>
     void store
       .removeForDevice(deviceId)
@@ -50,6 +53,7 @@ export function createNotifications(deps: {
     notifier,
     close: () => {
       sources.close();
+      reviews?.close();
       deps.access.off("revoked", onRevoked);
     },
   };

@@ -17,12 +17,14 @@ import { startNtfyServer, startPushEndpoint, type PushEndpoint } from "../../e2e
 import { createNotifications, type Notifications } from "./notifications.ts";
 import type { NoticePayload } from "./kinds.ts";
 import type { ShowOptions } from "./presence.ts";
+import type { SessionView } from "../sessions/session-view.ts";
 
 let tmp: string;
 let db: Db;
 let access: AccessControl;
 let notifications: Notifications;
 let push: PushEndpoint;
+let events: SessionEvents;
 let ntfy: Awaited<ReturnType<typeof startNtfyServer>>;
 const pages: { socket: string; notice?: NoticePayload; how?: ShowOptions; withdraw?: string }[] = [];
 
@@ -49,14 +51,14 @@ beforeEach(async () => {
     instanceId: "test-instance",
     state: async () => ({ session: null }),
   }) as unknown as SessionService;
-  // A plan minute lasts 10 ms here: the timer source's break due / over come at once.
+  events = new SessionEvents();
   notifications = createNotifications({
     db,
     sessions,
-    events: new SessionEvents(),
+    events,
     access,
     dataDir: tmp,
-    settings: loadSettings({ NODE_ENV: "test", STUDYLOOP_TIMER_MINUTE_SECONDS: "0.01" }),
+    settings: loadSettings({ NODE_ENV: "test" }),
     log: () => {},
   });
   notifications.notifier.attachPages({
@@ -163,49 +165,61 @@ describe("Notifier", () => {
     expect(await db.notificationDevice.count()).toBe(0);
   });
 
-  it("break due and break over come from the timer of this server's live sessions, once each", async () => {
+  it("break due and break over come from the focus timer's study events on the bus, once each", async () => {
     await twoDevices();
-    const now = Date.now();
-    const nudge = { n: 1, focusMinute: 25, long: false, breakMinutes: 5, shownAt: new Date(now).toISOString() };
-    const row = {
-      energy: 5,
-      agent: "tutor",
-      transport: "pty",
-      status: "live",
-      ownerInstance: "test-instance",
-      startedAt: new Date(now - 1_000),
-    };
-    await db.studySession.create({
-      data: { ...row, id: "s-due", topic: "a", nudgesShown: JSON.stringify([{ ...nudge, answeredAt: null, answer: null }]) },
-    });
-    await db.studySession.create({
-      data: {
-        ...row,
-        id: "s-over",
-        topic: "b",
-        pausedAt: new Date(now - 500),
-        nudgesShown: JSON.stringify([{ ...nudge, answeredAt: new Date(now - 500).toISOString(), answer: "break" }]),
-      },
-    });
-    // Another server's session is not ours to announce.
-    await db.studySession.create({
-      data: {
-        ...row,
-        id: "s-other",
-        topic: "c",
-        ownerInstance: "elsewhere",
-        nudgesShown: JSON.stringify([{ ...nudge, answeredAt: null, answer: null }]),
-      },
-    });
-    await expect.poll(() => db.notificationLog.count({ where: { deliveries: { not: null } } }), { timeout: 10_000 }).toBe(2);
+    events.study("break-due", "s1", { nudges: 1, n: 1, focusMinute: 25, breakMinutes: 5 });
+    events.study("break-due", "s1", { nudges: 1, n: 1, focusMinute: 25, breakMinutes: 5 });
+    events.study("break-over", "s1", { n: 1, breakMinutes: 5 });
+    // Other study events are not notifications.
+    events.study("parked", "s1", { id: "p1", text: "later" });
+    events.study("paused", "s1", { action: "pause" });
+    await expect.poll(() => db.notificationLog.count({ where: { deliveries: { not: null } } })).toBe(2);
     const rows = await db.notificationLog.findMany({ orderBy: { kind: "asc" } });
-    expect(rows.map((r) => [r.kind, r.key])).toEqual([
-      ["break-due", "break-due:s-due:1"],
-      ["break-over", "break-over:s-over:1"],
+    expect(rows.map((r) => [r.kind, r.key, r.body])).toEqual([
+      ["break-due", "break-due:s1:1", "You have focused for 25 minutes: take 5."],
+      ["break-over", "break-over:s1:1", "Come back when you are ready and pick up where you left off."],
     ]);
-    // Later ticks find the same nudges: nothing more is sent.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(await db.notificationLog.count()).toBe(2);
-    expect(push.received).toHaveLength(2);
+    await expect.poll(() => push.received.length).toBe(2);
+  });
+
+  it("grace running out: one urgent notice per window the keeper announces, with when it ends", async () => {
+    await twoDevices();
+    const endsAt = new Date(Date.now() + 5 * 60_000);
+    events.emit("grace-ending", "s1", endsAt);
+    events.emit("grace-ending", "s1", endsAt);
+    await expect.poll(() => db.notificationLog.count({ where: { deliveries: { not: null } } })).toBe(1);
+    const row = await db.notificationLog.findFirstOrThrow();
+    expect([row.kind, row.key, row.link]).toEqual(["grace-ending", `grace-ending:s1:${endsAt.getTime()}`, `/study#notice=${row.id}`]);
+    expect(row.body).toMatch(/^Nobody is watching it: it ends at \d\d:\d\d \(in about 5 minutes\) unless you open it\.$/);
+    await expect.poll(() => push.received.length).toBe(1);
+    const pushed = push.decrypt(push.received[0]!) as { notice: NoticePayload };
+    expect(pushed.notice).toMatchObject({
+      kind: "grace-ending",
+      urgency: "urgent",
+      body: "Nobody is watching it: open StudyLoop to keep it going.",
+    });
+    // The learner left again later: a new window, a new notice.
+    events.emit("grace-ending", "s1", new Date(endsAt.getTime() + 60_000));
+    await expect.poll(() => db.notificationLog.count({ where: { kind: "grace-ending" } })).toBe(2);
+  });
+
+  it("a session that ended without the learner (agent exited, server stopped) is urgent; the learner's End or shutdown is not", async () => {
+    await twoDevices();
+    const view = (id: string, endReason: string) => ({ id, endReason, explanation: `Ended: ${endReason}.` }) as unknown as SessionView;
+    events.sessionEnded("s-exit", view("s-exit", "agent-exited"));
+    events.sessionEnded("s-stopped", view("s-stopped", "server-stopped"));
+    events.sessionEnded("s-grace", view("s-grace", "grace-expired"));
+    events.sessionEnded("s-mine", view("s-mine", "ended-by-learner"));
+    events.sessionEnded("s-shutdown", view("s-shutdown", "server-shutdown"));
+    await expect.poll(() => db.notificationLog.count({ where: { deliveries: { not: null } } })).toBe(3);
+    const rows = await db.notificationLog.findMany({ orderBy: { key: "asc" } });
+    expect(rows.map((r) => [r.kind, r.key, r.link])).toEqual([
+      ["session-ended", "ended:s-exit", `/sessions/s-exit#notice=${rows[0]!.id}`],
+      ["session-ended", "ended:s-grace", `/sessions/s-grace#notice=${rows[1]!.id}`],
+      ["session-ended", "ended:s-stopped", `/sessions/s-stopped#notice=${rows[2]!.id}`],
+    ]);
+    await expect.poll(() => push.received.length).toBe(3);
+    expect(push.received.map((p) => (push.decrypt(p) as { notice: NoticePayload }).notice.urgency)).toEqual(["urgent", "urgent", "urgent"]);
+    expect(push.received.every((p) => p.headers.urgency === "high")).toBe(true);
   });
 });

@@ -3,9 +3,11 @@
 //   - terminal sessions: bells and "waiting for input" (the SessionService's `launched` event and
 //     TerminalSession.onOutput);
 //   - chat sessions: permission requests (urgent; withdrawn when answered) and long turns finished;
-//   - sessions that ended without the learner (`ended` with another reason than ended-by-learner);
-//   - the focus timer: break due and break over, read from the rows of this server's live sessions;
-//   - review cards: the review loop calls `notifier.reviewDue(count)`.
+//   - sessions that ended without the learner (`ended` with another reason than ended-by-learner or
+//     server-shutdown), and sessions whose grace runs out soon (the keeper's `grace-ending`);
+//   - the focus timer: break due and break over, the study events it puts on the bus (focus-timer.ts
+//     decides once; nothing here reads timer rows);
+//   - review cards: review-reminder.ts, once a day.
 // It also gathers the "While you were away" digest (digest.ts) from the same places.
 import type { Db } from "../db/client.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -13,7 +15,8 @@ import type { SessionEvents } from "../sessions/session-events.ts";
 import type { LiveTransport } from "../transports/live-transport.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
-import { readTimer, timerStateOf } from "../../common/study/timer.ts";
+import type { StudyEvent } from "../sessions/session-events.ts";
+import { clockTime } from "../sessions/end-reasons.ts";
 import type { Notifier } from "./notifier.ts";
 import { buildDigest, isEmptyDigest, type Digest } from "./digest.ts";
 import { readNotifyConfig } from "./notify-config.ts";
@@ -22,18 +25,13 @@ import { TerminalWatch } from "./terminal-watch.ts";
 /** The viewer id the notifier watches chats under. */
 const NOTIFY_VIEWER = "studyloop-notifier";
 
-/** How often the timer's rows are read for break due / over (ms): a nudge is sent within a second. */
-const TIMER_CHECK_MS = 1_000;
-
 export interface SourceDeps {
   readonly db: Db;
   readonly sessions: SessionService;
-  /** The session and study event bus: `launched` and `ended`. */
+  /** The session and study event bus: `agent-launched`, `ended`, `grace-ending`, `study`. */
   readonly events: SessionEvents;
   readonly notifier: Notifier;
   readonly dataDir: string;
-  /** One minute of a focus plan, in ms (shortened by tests). */
-  readonly minuteMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -42,11 +40,13 @@ export interface Sources {
 }
 
 export function connectSources(deps: SourceDeps): Sources {
-  const { sessions, notifier, log } = deps;
+  const { notifier, log } = deps;
   const terminals = new Map<string, TerminalWatch>();
+  /** Each watched terminal's output subscription, dropped when its session ends. */
+  const outputs = new Map<string, { dispose(): void }>();
   /** Per chat session, when the learner's current turn began (a long turn that ends is "finished"). */
   const turns = new Map<string, { startedAt: number; longRunMs: number }>();
-  /** Keys already sent by this process: spares the database a refused insert every second. */
+  /** Keys already sent by this process: spares the database a refused insert. */
   const sent = new Set<string>();
   const send = (event: Parameters<Notifier["emit"]>[0]) => {
     if (event.key && sent.has(event.key)) return;
@@ -73,7 +73,10 @@ export function connectSources(deps: SourceDeps): Sources {
       else send({ kind: "run-finished", sessionId, key: `finished:${sessionId}:${n}` });
     });
     terminals.set(sessionId, watch);
-    transport.terminal()?.onOutput((data) => watch.feed(data));
+    const output = transport.terminal()?.onOutput((frame) => {
+      if (frame.type === "output") watch.feed(frame.data);
+    });
+    if (output) outputs.set(sessionId, output);
   };
 
   const onAcp = (sessionId: string, event: AcpEventRecord) => {
@@ -102,6 +105,8 @@ export function connectSources(deps: SourceDeps): Sources {
   };
 
   const onEnded = (sessionId: string, view: SessionView) => {
+    outputs.get(sessionId)?.dispose();
+    outputs.delete(sessionId);
     terminals.get(sessionId)?.dispose();
     terminals.delete(sessionId);
     turns.delete(sessionId);
@@ -111,50 +116,49 @@ export function connectSources(deps: SourceDeps): Sources {
     }
   };
 
+  const onGraceEnding = (sessionId: string, endsAt: Date) => {
+    const minutes = Math.max(1, Math.round((endsAt.getTime() - Date.now()) / 60_000));
+    send({
+      kind: "grace-ending",
+      sessionId,
+      key: `grace-ending:${sessionId}:${endsAt.getTime()}`,
+      text: `Nobody is watching it: it ends at ${clockTime(endsAt)} (in about ${minutes} minute${minutes === 1 ? "" : "s"}) unless you open it.`,
+    });
+  };
+
+  const onStudy = (event: StudyEvent) => {
+    const n = Number(event.detail?.n);
+    if (!Number.isInteger(n)) return;
+    const breakMinutes = Number(event.detail?.breakMinutes);
+    if (event.kind === "break-due") {
+      const focused = Number(event.detail?.focusMinute);
+      send({
+        kind: "break-due",
+        sessionId: event.sessionId,
+        key: `break-due:${event.sessionId}:${n}`,
+        text: `You have focused for ${focused} minutes: take ${breakMinutes}.`,
+      });
+    } else if (event.kind === "break-over") {
+      send({ kind: "break-over", sessionId: event.sessionId, key: `break-over:${event.sessionId}:${n}` });
+    }
+  };
+
   const { events } = deps;
   events.on("agent-launched", onLaunched);
   events.on("ended", onEnded);
-
-  let checking = false;
-  const checkTimers = async () => {
-    if (checking) return;
-    checking = true;
-    try {
-      const rows = await deps.db.studySession.findMany({ where: { endedAt: null, status: "live", ownerInstance: sessions.instanceId } });
-      const now = Date.now();
-      for (const row of rows) {
-        const t = timerStateOf(row, deps.minuteMs);
-        const reading = readTimer(t, now);
-        if (reading.active) {
-          send({
-            kind: "break-due",
-            sessionId: row.id,
-            key: `break-due:${row.id}:${reading.active.n}`,
-            text: `You have focused for ${reading.active.focusMinute} minutes: take ${reading.active.breakMinutes}.`,
-          });
-        }
-        const onBreak = [...t.nudges].reverse().find((r) => r.answer === "break");
-        if (reading.paused && onBreak && reading.pausedForMs >= onBreak.breakMinutes * deps.minuteMs) {
-          send({ kind: "break-over", sessionId: row.id, key: `break-over:${row.id}:${onBreak.n}` });
-        }
-      }
-    } finally {
-      checking = false;
-    }
-  };
-  const interval = setInterval(
-    () => void checkTimers().catch((error: unknown) => log(`Could not check the timer for notifications: ${String(error)}`)),
-    TIMER_CHECK_MS,
-  );
-  interval.unref();
+  events.on("grace-ending", onGraceEnding);
+  events.on("study", onStudy);
 
   notifier.setDigestSource((since) => gatherDigest(deps, since, terminals));
 
   return {
     close: () => {
-      clearInterval(interval);
       events.off("agent-launched", onLaunched);
       events.off("ended", onEnded);
+      events.off("grace-ending", onGraceEnding);
+      events.off("study", onStudy);
+      for (const output of outputs.values()) output.dispose();
+      outputs.clear();
       for (const watch of terminals.values()) watch.dispose();
       terminals.clear();
     },

@@ -122,9 +122,7 @@ export class LearningRecord {
       this.options.log(`Session ${sessionId}: could not start its recording: ${String(error)}`);
       return;
     }
-    const tap = terminal
-      ? terminal.tap({ output: (data) => writer.output(data), resize: (cols, rows) => writer.resize(cols, rows) })
-      : null;
+    const tap = terminal ? terminal.onOutput((f) => (f.type === "output" ? writer.output(f.data) : writer.resize(f.cols, f.rows))) : null;
     const startMs = startedAt.getTime();
     const recording: Recording = {
       sessionId,

@@ -7,7 +7,7 @@ import type { SessionView } from "./session-view.ts";
 import type { TerminalSession } from "../transports/pty/terminal-session.ts";
 import type { LiveTransport } from "../transports/live-transport.ts";
 
-export type StudyEventKind = "parked" | "marked" | "paused" | "resumed" | "break-due" | "ended";
+export type StudyEventKind = "parked" | "marked" | "paused" | "resumed" | "break-due" | "break-over" | "ended";
 
 /** A study event: what happened in a session, when, and a small payload (the note, the mark). */
 export interface StudyEvent {
@@ -25,6 +25,11 @@ export interface SessionEventMap {
   study: [event: StudyEvent];
   /** A pty or acp session's agent has started here (a recorder taps its terminal from now on). */
   launched: [sessionId: string, dir: string, terminal: TerminalSession | null, startedAt: Date];
+  /**
+   * A session nobody watches will end at `endsAt` (grace running out, STUDYLOOP_GRACE_WARNING_SECONDS
+   * ahead): said once per grace window by the keeper; the notifier tells the learner.
+   */
+  "grace-ending": [sessionId: string, endsAt: Date];
   /** An agent started in this server (notification sources watch its output: server/notify/sources.ts). */
   "agent-launched": [sessionId: string, agent: string, transport: LiveTransport];
 }

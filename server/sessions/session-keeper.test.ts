@@ -241,6 +241,92 @@ describe("keeping sessions nobody watches", () => {
   });
 });
 
+describe("warning that grace runs out", () => {
+  const MIN = 60_000;
+
+  function listen(c: TestCore): [string, string][] {
+    const heard: [string, string][] = [];
+    c.service.events.on("grace-ending", (id, endsAt) => heard.push([id, endsAt.toISOString()]));
+    return heard;
+  }
+
+  it("says once, 5 minutes before grace runs out, when the session ends; again after a viewer came and left", async () => {
+    core = makeTestCore();
+    const heard = listen(core);
+    const { session } = await core.service.start(START);
+    await core.service.attachViewer(session.id, "v1", () => undefined);
+    const leftAt = Date.now();
+    core.service.detachViewer(session.id, "v1");
+    core.advance(9 * MIN);
+    await core.service.tick();
+    expect(heard).toEqual([]);
+    core.advance(1 * MIN + 1_000);
+    await core.service.tick();
+    await core.service.tick();
+    expect(heard).toHaveLength(1);
+    expect(heard[0]![0]).toBe(session.id);
+    // The end it names is grace (15 minutes) after the viewer left, give or take the test's clock.
+    expect(Math.abs(Date.parse(heard[0]![1]) - (leftAt + 15 * MIN))).toBeLessThan(5_000);
+    core.advance(2 * MIN);
+    await core.service.tick();
+    expect(heard).toHaveLength(1);
+
+    // The learner came back: a new window, and a new warning when it runs low.
+    await core.service.attachViewer(session.id, "v2", () => undefined);
+    await core.service.tick();
+    core.service.detachViewer(session.id, "v2");
+    core.advance(11 * MIN);
+    await core.service.tick();
+    expect(heard).toHaveLength(2);
+    expect(Date.parse(heard[1]![1])).toBeGreaterThan(Date.parse(heard[0]![1]));
+    expect((await rowOf(core, session.id)).status).toBe("live");
+  });
+
+  it("a paused session is warned 5 minutes before its pause bound plus grace, not while it is kept", async () => {
+    core = makeTestCore();
+    const heard = listen(core);
+    const { session } = await core.service.start(START);
+    await core.service.attachViewer(session.id, "v1", () => undefined);
+    await core.db.studySession.update({ where: { id: session.id }, data: { pausedAt: new Date() } });
+    core.service.detachViewer(session.id, "v1");
+    core.advance(20 * MIN);
+    await core.service.tick();
+    expect(heard).toEqual([]);
+    // Kept for 3 hours plus grace (195 minutes in all): at 189 minutes not yet, at 191 the warning.
+    core.advance(169 * MIN);
+    await core.service.tick();
+    expect(heard).toEqual([]);
+    core.advance(2 * MIN);
+    await core.service.tick();
+    expect(heard.map(([id]) => id)).toEqual([session.id]);
+    expect((await rowOf(core, session.id)).status).toBe("live");
+  });
+
+  it("a session nobody has opened yet is not warned (its page is opening it)", async () => {
+    core = makeTestCore();
+    const heard = listen(core);
+    await core.service.start(START);
+    await core.service.tick();
+    core.advance(60_000);
+    await core.service.tick();
+    expect(heard).toEqual([]);
+  });
+
+  it("the lead is a setting: STUDYLOOP_GRACE_WARNING_SECONDS", async () => {
+    core = makeTestCore({ STUDYLOOP_GRACE_WARNING_SECONDS: "60" });
+    const heard = listen(core);
+    const { session } = await core.service.start(START);
+    await core.service.attachViewer(session.id, "v1", () => undefined);
+    core.service.detachViewer(session.id, "v1");
+    core.advance(13 * MIN);
+    await core.service.tick();
+    expect(heard).toEqual([]);
+    core.advance(1 * MIN + 1_000);
+    await core.service.tick();
+    expect(heard).toHaveLength(1);
+  });
+});
+
 describe("shutdown", () => {
   it("completes while another program holds the lock, stops the agent, and leaves the row for the next start's verdict", async () => {
     core = makeTestCore();

@@ -6,7 +6,7 @@
 import { isDbUnavailable, type RetryOptions } from "../db/db-faults.ts";
 import { capturePane, killSession } from "../transports/tmux/tmux-control.ts";
 import type { LiveSession } from "./live-registry.ts";
-import { keepDecision, nextPhase } from "./session-lifecycle.ts";
+import { graceWarning, keepDecision, nextPhase } from "./session-lifecycle.ts";
 import { SessionError } from "./session-errors.ts";
 import type { SessionView } from "./session-view.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
@@ -33,6 +33,8 @@ export class SessionKeeper {
   private lastHeartbeat = 0;
   private stopped = false;
   private ticking = false;
+  /** Sessions already warned that their grace window runs out (once per window; see warnGrace). */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -229,14 +231,30 @@ export class SessionKeeper {
           pauseKeepMs: s.STUDYLOOP_PAUSE_KEEP_SECONDS * 1000,
         });
         if (decision.kind === "end") {
+          this.warned.delete(session.id);
           await this.endLive(session, { reason: decision.reason });
           continue;
         }
+        this.warnGrace(session.id, graceWarning(decision, now.getTime(), s.STUDYLOOP_GRACE_WARNING_SECONDS * 1000));
         if (now.getTime() - session.lastCheckpointAt >= s.STUDYLOOP_CHECKPOINT_SECONDS * 1000) await this.checkpoint(session);
       } catch (error) {
         ctx.log(`Session ${session.id}: ${error instanceof Error ? error.message : String(error)} (retried in a moment)`);
       }
     }
+  }
+
+  /**
+   * Says once per grace window that a session nobody watches ends soon (the notifier listens on the
+   * bus). A window ends when someone watches again or a pause pushes the end further out.
+   */
+  private warnGrace(sessionId: string, endsAt: number | null): void {
+    if (endsAt === null) {
+      this.warned.delete(sessionId);
+      return;
+    }
+    if (this.warned.has(sessionId)) return;
+    this.warned.add(sessionId);
+    this.ctx.events.emit("grace-ending", sessionId, new Date(endsAt));
   }
 
   private async checkpoint(live: LiveSession): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepDecision, nextPhase, phaseOf, type KeepFacts, type LifecycleEvent, type Phase } from "./session-lifecycle.ts";
+import { graceWarning, keepDecision, nextPhase, phaseOf, type KeepFacts, type LifecycleEvent, type Phase } from "./session-lifecycle.ts";
 
 const MIN = 60_000;
 const base: KeepFacts = {
@@ -70,5 +70,28 @@ describe("keepDecision", () => {
   it("a pause also keeps a session that was never opened", () => {
     const fresh = { ...base, attachedOnce: false, lastViewerLeftAt: null, startedAt: 999 * MIN, pausedAt: 999.5 * MIN, now: 1_030 * MIN };
     expect(keepDecision(fresh)).toEqual({ kind: "keep", until: (999.5 + 195) * MIN, why: "paused" });
+  });
+});
+
+describe("graceWarning", () => {
+  const LEAD = 5 * MIN;
+  const table: [string, KeepFacts, number | null][] = [
+    ["watched: no end to warn about", { ...base, viewers: 1, lastViewerLeftAt: null }, null],
+    ["grace with 5 minutes left: warn, naming the end", base, 1_005 * MIN],
+    ["grace with 6 minutes left: not yet", { ...base, lastViewerLeftAt: 991 * MIN }, null],
+    ["grace with 5 minutes and a millisecond left: not yet", { ...base, lastViewerLeftAt: 990 * MIN + 1 }, null],
+    [
+      "paused, the pause bound plus grace 5 minutes away: warn",
+      { ...base, pausedAt: 989 * MIN, now: (989 + 190) * MIN },
+      (989 + 195) * MIN,
+    ],
+    ["paused, 20 minutes in: not yet", { ...base, pausedAt: 989 * MIN, now: 1_009 * MIN }, null],
+    ["never opened (being opened now): no warning", { ...base, attachedOnce: false, lastViewerLeftAt: null, startedAt: 999 * MIN }, null],
+    ["already over: the keeper ends it instead", { ...base, now: 1_006 * MIN }, null],
+  ];
+  it.each(table)("%s", (_name, facts, expected) => expect(graceWarning(keepDecision(facts), facts.now, LEAD)).toBe(expected));
+  it("a grace window shorter than the lead warns as soon as the last viewer leaves", () => {
+    const short = { ...base, graceMs: 2 * MIN, lastViewerLeftAt: 1_000 * MIN };
+    expect(graceWarning(keepDecision(short), short.now, LEAD)).toBe(1_002 * MIN);
   });
 });

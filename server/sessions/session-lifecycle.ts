@@ -79,3 +79,13 @@ export function keepDecision(f: KeepFacts): KeepDecision {
 export function pausedKeptUntil(pausedAt: Date | null, pauseKeepMs: number, graceMs: number): Date | null {
   return pausedAt ? new Date(pausedAt.getTime() + pauseKeepMs + graceMs) : null;
 }
+
+/**
+ * When a kept session's end is near enough to warn the learner: the moment it ends, or null. Only a
+ * session the learner watched and left (grace) or paused: one nobody has opened yet (waiting) is
+ * being opened right now, most of the time, and a warning then would be noise.
+ */
+export function graceWarning(d: KeepDecision, now: number, leadMs: number): number | null {
+  if (d.kind !== "keep" || d.until === null || (d.why !== "grace" && d.why !== "paused")) return null;
+  return d.until - now <= leadMs ? d.until : null;
+}

@@ -1,5 +1,6 @@
 // The focus timer's writes: pause, resume, answering a break nudge, and recording each nudge once
-// when its time comes (checked every second for the sessions this server runs). The decisions are
+// when its time comes (checked every second for the sessions this server runs); it also says on the
+// bus when a nudge came due and when a break taken for one is over (the notifier listens there). The decisions are
 // in timer.ts; this file only reads rows, asks it, and writes conditionally so two devices (or two
 // servers) acting at once cannot both win.
 import type { Db } from "../db/client.ts";
@@ -8,7 +9,8 @@ import { ApiError, conflict } from "../api/api-error.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import type { SessionView } from "../sessions/session-view.ts";
-import { answerNudges, readTimer, recordNudges, timerStateOf } from "../../common/study/timer.ts";
+import { answerNudges, readTimer, recordNudges, timerStateOf, type TimerState } from "../../common/study/timer.ts";
+import { breakOver } from "./break-over.ts";
 
 /** How often due nudges are looked for: a nudge shows within a second of its time. */
 const NUDGE_CHECK_MS = 1_000;
@@ -20,6 +22,8 @@ export type TimerAction =
 export class FocusTimer {
   private interval: NodeJS.Timeout | undefined;
   private checking = false;
+  /** Per session, the nudge whose break was last said to be over. */
+  private readonly breaksOver = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -84,17 +88,24 @@ export class FocusTimer {
     return found.view;
   }
 
-  /** Records each nudge whose time has come, once, for the live sessions this server runs. */
+  /**
+   * Records each nudge whose time has come, once, for the live sessions this server runs ("break-due"
+   * on the bus), and says when a break taken for one is over ("break-over", once per nudge).
+   */
   async recordDue(now: Date = new Date()): Promise<number> {
     if (this.checking) return 0;
     this.checking = true;
     try {
       const rows = await this.db.studySession.findMany({
-        where: { endedAt: null, status: "live", pausedAt: null, ownerInstance: this.sessions.instanceId },
+        where: { endedAt: null, status: "live", ownerInstance: this.sessions.instanceId },
       });
       let recorded = 0;
       for (const row of rows) {
         const t = timerStateOf(row, this.minuteMs);
+        if (row.pausedAt) {
+          this.sayBreakOver(row.id, t, now);
+          continue;
+        }
         const due = readTimer(t, now.getTime()).due;
         if (due.length === 0) continue;
         const next = recordNudges(t.nudges, due, now);
@@ -107,12 +118,31 @@ export class FocusTimer {
         )
           continue;
         recorded++;
-        this.events.study("break-due", row.id, { nudges: due.length }, now);
+        const shown = due[due.length - 1]!;
+        this.events.study(
+          "break-due",
+          row.id,
+          { nudges: due.length, n: shown.n, focusMinute: shown.focusMinute, breakMinutes: shown.breakMinutes },
+          now,
+        );
       }
+      for (const id of this.breaksOver.keys()) if (!rows.some((row) => row.id === id)) this.breaksOver.delete(id);
       return recorded;
     } finally {
       this.checking = false;
     }
+  }
+
+  /**
+   * "break-over" once per nudge. Remembered in memory, not on the row: the sessions checked are this
+   * process's own, so a restart has ended them; the notifier's log keeps its notice to one anyway.
+   */
+  private sayBreakOver(sessionId: string, t: TimerState, now: Date): void {
+    const over = breakOver(t, now.getTime());
+    if (!over) return;
+    if (this.breaksOver.get(sessionId) === over.n) return;
+    this.breaksOver.set(sessionId, over.n);
+    this.events.study("break-over", sessionId, { n: over.n, breakMinutes: over.breakMinutes }, now);
   }
 
   private async openRow(): Promise<StudySession> {

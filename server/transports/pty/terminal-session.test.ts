@@ -387,4 +387,42 @@ describe("TerminalSession", () => {
     expect(logged.join("\n")).toMatch(/Viewer broken could not be sent/);
     await good.waitFor(PROMPT);
   });
+
+  it("onOutput: every listener sees the output and size frames the viewers get, in order; one that throws is logged; dispose stops it", async () => {
+    const logged: string[] = [];
+    const session = TerminalSession.start({ ...tutorOptions(), log: (m) => logged.push(m) });
+    sessions.push(session);
+    const seen: { type: string; seq: number }[][] = [[], []];
+    const first = session.onOutput((frame) => seen[0]!.push(frame));
+    session.onOutput((frame) => seen[1]!.push(frame));
+    const failing = session.onOutput(() => {
+      throw new Error("listener broke");
+    });
+    const laptop = viewer(session, "laptop");
+    await laptop.attach();
+    await laptop.waitFor(PROMPT);
+    session.resize("laptop", { cols: 100, rows: 30, device: "laptop" });
+    const mark = laptop.position;
+    session.input("laptop", "size\r");
+    await laptop.waitFor("size 100x30", { from: mark });
+
+    // What the viewer got live (after its replay) is a contiguous tail of what the listeners saw.
+    const live = laptop.frames.filter((f) => f.type === "output" || f.type === "resize");
+    expect(live.length).toBeGreaterThan(0);
+    expect(seen[0]!.slice(-live.length)).toEqual(live);
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]!.some((f) => f.type === "resize")).toBe(true);
+    const outputSeqs = seen[0]!.filter((f) => f.type === "output").map((f) => f.seq);
+    expect(outputSeqs).toEqual(outputSeqs.map((_, i) => outputSeqs[0]! + i));
+    expect(logged.some((m) => /A terminal output listener failed: Error: listener broke/.test(m))).toBe(true);
+
+    failing.dispose();
+    first.dispose();
+    const before = seen[0]!.length;
+    const again = laptop.position;
+    session.input("laptop", "size\r");
+    await laptop.waitFor("size 100x30", { from: again });
+    expect(seen[0]!.length).toBe(before);
+    expect(seen[1]!.length).toBeGreaterThan(before);
+  });
 });

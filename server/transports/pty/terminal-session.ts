@@ -66,13 +66,9 @@ export interface TerminalBufferStats {
   stalledViewers: string[];
 }
 
-type RingFrame = Extract<TerminalFrame, { type: "output" | "resize" }>;
-
-/** Sees every output chunk and size change, in order, as they happen (the recorder: keep it cheap). */
-export interface TerminalTap {
-  output(data: string): void;
-  resize(cols: number, rows: number): void;
-}
+/** An output chunk or a size change, numbered as viewers get it: what output listeners see. */
+export type OutputFrame = Extract<TerminalFrame, { type: "output" | "resize" }>;
+type RingFrame = OutputFrame;
 
 interface Viewer {
   readonly id: string;
@@ -109,15 +105,14 @@ export class TerminalSession {
   private claimed = false;
   private sizedFor: DeviceKind | undefined;
   private dark: boolean | undefined;
-  /** Every output and resize frame, in order, as viewers get them (a recorder taps here). */
-  private readonly frameListeners = new Set<(frame: RingFrame) => void>();
+  /** Output listeners (onOutput): the recorder, the notifier's terminal watch. */
+  private readonly outputListeners = new Set<(frame: OutputFrame) => void>();
   private stallTimer: NodeJS.Timeout | undefined;
   private stallTimerDue = 0;
   private killTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly exited = new ExitLatch<PtyExit>();
   private readonly subscriptions: Disposable[];
-  private readonly taps = new Set<TerminalTap>();
 
   private constructor(
     private readonly pty: PtyProcess,
@@ -262,12 +257,6 @@ export class TerminalSession {
     if (viewer && !this.disposed) this.claim(viewer);
   }
 
-  /** Every output and resize frame from now on, in order (a recorder's tap). */
-  onFrame(listener: (frame: Extract<TerminalFrame, { type: "output" | "resize" }>) => void): Disposable {
-    this.frameListeners.add(listener);
-    return { dispose: () => this.frameListeners.delete(listener) };
-  }
-
   /** A viewer has parsed `chars` more chars of output/replay data. */
   ack(viewerId: string, chars: number): void {
     const viewer = this.viewers.get(viewerId);
@@ -282,9 +271,14 @@ export class TerminalSession {
     this.updateFlow();
   }
 
-  /** Raw output as it arrives, for watchers that are not viewers (server/notify/terminal-watch.ts). */
-  onOutput(cb: (data: string) => void): Disposable {
-    return this.pty.onData(cb);
+  /**
+   * The one way to watch a terminal without being a viewer (the recorder, the notifier): every output
+   * chunk and size change from now on, in order, as viewers get them. Synchronous on the output path,
+   * so keep the listener cheap; one that throws is logged and the others still run.
+   */
+  onOutput(listener: (frame: OutputFrame) => void): Disposable {
+    this.outputListeners.add(listener);
+    return { dispose: () => void this.outputListeners.delete(listener) };
   }
 
   /** Fires once when the program exits (after its last output chunk), also if it already has. */
@@ -300,12 +294,6 @@ export class TerminalSession {
   /** The visible screen now, as styled runs: for a page to paint before its terminal attaches. */
   screenPreview(): Promise<ScreenPreview> {
     return this.mirror.preview();
-  }
-
-  /** Adds a tap on the output and resizes from now on. */
-  tap(tap: TerminalTap): Disposable {
-    this.taps.add(tap);
-    return { dispose: () => void this.taps.delete(tap) };
   }
 
   /** SIGHUP to the program's process group, then SIGKILL after KILL_GRACE_MS if it is still running. */
@@ -346,7 +334,6 @@ export class TerminalSession {
     const frame: RingFrame = { type: "output", seq: ++this.seq, data };
     this.remember(frame);
     this.emitFrame(frame);
-    for (const tap of this.taps) tap.output(data);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.replyGate.sawOutput(data);
     this.flow.sent(MIRROR, data.length);
@@ -461,11 +448,11 @@ export class TerminalSession {
   }
 
   private emitFrame(frame: RingFrame): void {
-    for (const listener of this.frameListeners) {
+    for (const listener of this.outputListeners) {
       try {
         listener(frame);
       } catch (error) {
-        this.log(`A terminal frame listener failed: ${String(error)}`);
+        this.log(`A terminal output listener failed: ${String(error)}`);
       }
     }
   }
@@ -492,7 +479,6 @@ export class TerminalSession {
     this.sizedFor = sizedFor;
     this.pty.resize(next.cols, next.rows);
     this.mirror.resize(next.cols, next.rows);
-    for (const tap of this.taps) tap.resize(next.cols, next.rows);
     const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
     this.remember(frame);
     this.emitFrame(frame);
