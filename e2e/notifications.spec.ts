@@ -425,3 +425,119 @@ test.describe("notifications", () => {
     expect((await notifications()).length).toBeLessThanOrEqual(before);
   });
 });
+
+// Grace running out (a short grace and warning lead set by env): the learner who left is told once,
+// urgently, before the session ends, and again (urgently) when it has ended without them.
+test.describe("a session nobody watches", () => {
+  let server: StartedServer;
+  let push: PushEndpoint;
+  let laptop: BrowserContext;
+  const errors: string[] = [];
+
+  test.beforeAll(async ({ browser }) => {
+    // Grace 8 s, warned 5 s ahead: the warning comes about 3 s after the last viewer left.
+    server = await startServer({ env: { STUDYLOOP_GRACE_SECONDS: "8", STUDYLOOP_GRACE_WARNING_SECONDS: "5" } });
+    push = await startPushEndpoint();
+    laptop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await laptop.grantPermissions(["notifications"], { origin: server.url });
+    await laptop.addInitScript(PAGE_INSTRUMENTS);
+  });
+
+  test.afterAll(async () => {
+    await laptop?.close();
+    await server?.stop();
+    await push?.close();
+  });
+
+  test("grace running out: one urgent notice on each device before the end, then the ended session's notice opens its page", async ({
+    request,
+  }) => {
+    const page = await laptop.newPage();
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
+    });
+    await open(page, `${server.url}/devices`);
+    const section = page.getByTestId("notification-settings");
+    await section.getByRole("button", { name: "Turn on system notifications" }).click();
+    await expect(section.getByRole("status")).toHaveText("System notifications are on for this browser.");
+    const laptopId = await page.evaluate(() => localStorage.getItem("studyloop.notify.id")!);
+    const phone = await connect(server.url);
+    expect(
+      (
+        await phone.emitWithAck("notify:hello", {
+          clientId: "phone-with-web-push-0002",
+          name: "Phone (push)",
+          origin: server.url,
+          presence: { visible: false, focused: false, path: "/", permission: "unsupported" },
+        })
+      ).ok,
+    ).toBe(true);
+    phone.disconnect();
+    expect(
+      (await request.put(`${server.url}/api/notify/devices/phone-with-web-push-0002`, { data: { push: push.subscription } })).status(),
+    ).toBe(200);
+    await page.evaluate(() => (window as unknown as { __setVisible: (v: boolean) => void }).__setVisible(false));
+
+    const start = await request.post(`${server.url}/api/session/start`, {
+      data: { topic: "graphs", energy: 6, agent: "tutor", transport: "pty" },
+    });
+    expect(start.status()).toBe(201);
+    const sessionId = ((await start.json()) as { session: { id: string } }).session.id;
+    const socket = await connect(server.url);
+    const viewer = new Viewer(socket, sessionId);
+    await viewer.attach();
+    await viewer.waitFor("tutor> ");
+    socket.disconnect(); // the last viewer leaves: grace runs
+
+    const rows = (kind: string) =>
+      withDb(
+        server.dataDir,
+        (db) =>
+          db
+            .prepare("SELECT id, kind, title, link, deliveries FROM notification_log WHERE kind = ? AND deliveries IS NOT NULL")
+            .all(kind) as {
+            id: string;
+            title: string;
+            link: string;
+            deliveries: string;
+          }[],
+      );
+    await expect.poll(() => rows("grace-ending").length, { timeout: 20_000 }).toBe(1);
+    const warning = rows("grace-ending")[0]!;
+    expect(warning).toMatchObject({ title: "Your study session ends in a few minutes", link: `/study#notice=${warning.id}` });
+    expect((JSON.parse(warning.deliveries) as { device: string; alert: string }[]).map((d) => [d.device, d.alert]).sort()).toEqual(
+      [
+        [laptopId, "system"],
+        ["phone-with-web-push-0002", "push"],
+      ].sort(),
+    );
+    await expect
+      .poll(() => push.received.map((p) => (push.decrypt(p) as { notice: { title: string; urgency: string } }).notice))
+      .toEqual([expect.objectContaining({ title: "Your study session ends in a few minutes", urgency: "urgent" })]);
+    expect(push.received[0]!.headers.urgency).toBe("high");
+
+    // Nobody came back: the session ends, and that is said too (once), opening the ended session's page.
+    await expect.poll(() => rows("session-ended").length, { timeout: 20_000 }).toBe(1);
+    const ended = rows("session-ended")[0]!;
+    expect(ended.link).toBe(`/sessions/${sessionId}#notice=${ended.id}`);
+    expect(rows("grace-ending")).toHaveLength(1);
+    await expect
+      .poll(() => shown(page))
+      .toEqual([
+        expect.objectContaining({ title: "Your study session ends in a few minutes", link: warning.link }),
+        expect.objectContaining({ title: "Your study session has ended", link: ended.link }),
+      ]);
+    await expect.poll(() => push.received.length).toBe(2);
+    expect(push.received[1]!.headers.urgency).toBe("high");
+
+    // The page's notice opens the session it is about.
+    await page.evaluate(() => (window as unknown as { __setVisible: (v: boolean) => void }).__setVisible(true));
+    const notice = page.getByTestId("notice").filter({ hasText: "Your study session has ended" });
+    await expect(notice).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("grace-ended-notice-desktop.png") });
+    await notice.getByRole("link", { name: "Open" }).click();
+    await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}`));
+    expect(errors).toEqual([]);
+  });
+});
