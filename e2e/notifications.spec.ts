@@ -535,6 +535,8 @@ test.describe("a session nobody watches", () => {
     await page.evaluate(() => (window as unknown as { __setVisible: (v: boolean) => void }).__setVisible(true));
     const notice = page.getByTestId("notice").filter({ hasText: "Your study session has ended" });
     await expect(notice).toBeVisible();
+    // The warning was withdrawn when the session ended: only the ended notice is left.
+    await expect(page.getByTestId("notice")).toHaveCount(1);
     await page.screenshot({ path: test.info().outputPath("grace-ended-notice-desktop.png") });
     await notice.getByRole("link", { name: "Open" }).click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}`));

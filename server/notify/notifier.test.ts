@@ -198,9 +198,19 @@ describe("Notifier", () => {
       urgency: "urgent",
       body: "Nobody is watching it: open StudyLoop to keep it going.",
     });
-    // The learner left again later: a new window, a new notice.
+    // The learner came back: the warning is withdrawn on the devices it went to.
+    events.emit("grace-kept", "s1");
+    await expect.poll(async () => (await db.notificationLog.findFirstOrThrow()).actedAt).not.toBeNull();
+    await expect.poll(() => push.received.length).toBe(2);
+    expect(push.decrypt(push.received[1]!)).toEqual({ type: "withdraw", tag: `grace-ending:s1:${endsAt.getTime()}` });
+    expect(pages.filter((p) => p.withdraw)).toEqual([{ socket: "sock-laptop", withdraw: `grace-ending:s1:${endsAt.getTime()}` }]);
+    // They left again later: a new window, a new notice.
     events.emit("grace-ending", "s1", new Date(endsAt.getTime() + 60_000));
     await expect.poll(() => db.notificationLog.count({ where: { kind: "grace-ending" } })).toBe(2);
+    // It ended anyway: the newer warning is withdrawn as the ended notice takes its place.
+    events.sessionEnded("s1", { id: "s1", endReason: "grace-expired", explanation: "Nobody came back." } as unknown as SessionView);
+    await expect.poll(() => db.notificationLog.count({ where: { kind: "grace-ending", actedAt: { not: null } } })).toBe(2);
+    await expect.poll(() => db.notificationLog.count({ where: { kind: "session-ended" } })).toBe(1);
   });
 
   it("a session that ended without the learner (agent exited, server stopped) is urgent; the learner's End or shutdown is not", async () => {

@@ -44,6 +44,8 @@ export function connectSources(deps: SourceDeps): Sources {
   const terminals = new Map<string, TerminalWatch>();
   /** Each watched terminal's output subscription, dropped when its session ends. */
   const outputs = new Map<string, { dispose(): void }>();
+  /** Per session, the key of the grace warning sent for its current window. */
+  const graceKeys = new Map<string, string>();
   /** Per chat session, when the learner's current turn began (a long turn that ends is "finished"). */
   const turns = new Map<string, { startedAt: number; longRunMs: number }>();
   /** Keys already sent by this process: spares the database a refused insert. */
@@ -107,6 +109,8 @@ export function connectSources(deps: SourceDeps): Sources {
   const onEnded = (sessionId: string, view: SessionView) => {
     outputs.get(sessionId)?.dispose();
     outputs.delete(sessionId);
+    // Its "ends in a few minutes" is out of date: the ended notice below takes its place.
+    onGraceKept(sessionId);
     terminals.get(sessionId)?.dispose();
     terminals.delete(sessionId);
     turns.delete(sessionId);
@@ -118,12 +122,21 @@ export function connectSources(deps: SourceDeps): Sources {
 
   const onGraceEnding = (sessionId: string, endsAt: Date) => {
     const minutes = Math.max(1, Math.round((endsAt.getTime() - Date.now()) / 60_000));
+    const key = `grace-ending:${sessionId}:${endsAt.getTime()}`;
+    graceKeys.set(sessionId, key);
     send({
       kind: "grace-ending",
       sessionId,
-      key: `grace-ending:${sessionId}:${endsAt.getTime()}`,
+      key,
       text: `Nobody is watching it: it ends at ${clockTime(endsAt)} (in about ${minutes} minute${minutes === 1 ? "" : "s"}) unless you open it.`,
     });
+  };
+
+  // The learner came back (or a pause keeps it, or it ended): the warning is withdrawn on every device.
+  const onGraceKept = (sessionId: string) => {
+    const key = graceKeys.get(sessionId);
+    graceKeys.delete(sessionId);
+    if (key) void notifier.resolve(key).catch((error: unknown) => log(`Could not withdraw a notification: ${String(error)}`));
   };
 
   const onStudy = (event: StudyEvent) => {
@@ -147,6 +160,7 @@ export function connectSources(deps: SourceDeps): Sources {
   events.on("agent-launched", onLaunched);
   events.on("ended", onEnded);
   events.on("grace-ending", onGraceEnding);
+  events.on("grace-kept", onGraceKept);
   events.on("study", onStudy);
 
   notifier.setDigestSource((since) => gatherDigest(deps, since, terminals));
@@ -156,6 +170,7 @@ export function connectSources(deps: SourceDeps): Sources {
       events.off("agent-launched", onLaunched);
       events.off("ended", onEnded);
       events.off("grace-ending", onGraceEnding);
+      events.off("grace-kept", onGraceKept);
       events.off("study", onStudy);
       for (const output of outputs.values()) output.dispose();
       outputs.clear();

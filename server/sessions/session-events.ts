@@ -30,6 +30,8 @@ export interface SessionEventMap {
    * ahead): said once per grace window by the keeper; the notifier tells the learner.
    */
   "grace-ending": [sessionId: string, endsAt: Date];
+  /** A session said to be ending is kept after all (watched again, or a pause moved its end out). */
+  "grace-kept": [sessionId: string];
   /** An agent started in this server (notification sources watch its output: server/notify/sources.ts). */
   "agent-launched": [sessionId: string, agent: string, transport: LiveTransport];
 }

@@ -247,6 +247,7 @@ describe("warning that grace runs out", () => {
   function listen(c: TestCore): [string, string][] {
     const heard: [string, string][] = [];
     c.service.events.on("grace-ending", (id, endsAt) => heard.push([id, endsAt.toISOString()]));
+    c.service.events.on("grace-kept", (id) => heard.push([id, "kept"]));
     return heard;
   }
 
@@ -271,14 +272,16 @@ describe("warning that grace runs out", () => {
     await core.service.tick();
     expect(heard).toHaveLength(1);
 
-    // The learner came back: a new window, and a new warning when it runs low.
+    // The learner came back: the warning is taken back; a new window, and a new warning when it runs low.
     await core.service.attachViewer(session.id, "v2", () => undefined);
     await core.service.tick();
+    await core.service.tick();
+    expect(heard.slice(1)).toEqual([[session.id, "kept"]]);
     core.service.detachViewer(session.id, "v2");
     core.advance(11 * MIN);
     await core.service.tick();
-    expect(heard).toHaveLength(2);
-    expect(Date.parse(heard[1]![1])).toBeGreaterThan(Date.parse(heard[0]![1]));
+    expect(heard).toHaveLength(3);
+    expect(Date.parse(heard[2]![1])).toBeGreaterThan(Date.parse(heard[0]![1]));
     expect((await rowOf(core, session.id)).status).toBe("live");
   });
 

@@ -203,6 +203,7 @@ export class SessionKeeper {
     const heartbeatDue = now.getTime() - this.lastHeartbeat >= s.STUDYLOOP_HEARTBEAT_SECONDS * 1000;
     if (heartbeatDue) this.lastHeartbeat = now.getTime();
     const live = ctx.registry.all();
+    for (const id of this.warned) if (!ctx.registry.has(id)) this.warned.delete(id);
     if (live.length === 0) return;
     // The pause lives on the row (the focus timer writes it): read once per pass.
     const rows = new Map((await ctx.store.open().catch(() => [])).map((row) => [row.id, row]));
@@ -245,11 +246,12 @@ export class SessionKeeper {
 
   /**
    * Says once per grace window that a session nobody watches ends soon (the notifier listens on the
-   * bus). A window ends when someone watches again or a pause pushes the end further out.
+   * bus). A window ends when someone watches again or a pause pushes the end further out: "grace-kept".
    */
   private warnGrace(sessionId: string, endsAt: number | null): void {
     if (endsAt === null) {
-      this.warned.delete(sessionId);
+      // Watched again, or a pause moved the end out: the warning no longer holds.
+      if (this.warned.delete(sessionId)) this.ctx.events.emit("grace-kept", sessionId);
       return;
     }
     if (this.warned.has(sessionId)) return;
