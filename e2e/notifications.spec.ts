@@ -528,8 +528,19 @@ test.describe("a session nobody watches", () => {
         expect.objectContaining({ title: "Your study session ends in a few minutes", link: warning.link }),
         expect.objectContaining({ title: "Your study session has ended", link: ended.link }),
       ]);
-    await expect.poll(() => push.received.length).toBe(2);
-    expect(push.received[1]!.headers.urgency).toBe("high");
+    // On the phone: the ended notice (urgent), and the warning closed.
+    await expect.poll(() => push.received.length).toBe(3);
+    const later = push.received.slice(1).map((p) => ({ urgency: p.headers.urgency, ...(push.decrypt(p) as { type: string }) }));
+    expect(later).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: "show",
+          urgency: "high",
+          notice: expect.objectContaining({ title: "Your study session has ended" }),
+        }),
+        expect.objectContaining({ type: "withdraw", tag: expect.stringMatching(new RegExp(`^grace-ending:${sessionId}:\\d+$`)) }),
+      ]),
+    );
 
     // The page's notice opens the session it is about.
     await page.evaluate(() => (window as unknown as { __setVisible: (v: boolean) => void }).__setVisible(true));

@@ -44,17 +44,19 @@ export function connectSources(deps: SourceDeps): Sources {
   const terminals = new Map<string, TerminalWatch>();
   /** Each watched terminal's output subscription, dropped when its session ends. */
   const outputs = new Map<string, { dispose(): void }>();
-  /** Per session, the key of the grace warning sent for its current window. */
-  const graceKeys = new Map<string, string>();
+  /** Per session, the grace warning sent for its current window (its key, and its send). */
+  const graceKeys = new Map<string, { key: string; sent: Promise<unknown> }>();
   /** Per chat session, when the learner's current turn began (a long turn that ends is "finished"). */
   const turns = new Map<string, { startedAt: number; longRunMs: number }>();
   /** Keys already sent by this process: spares the database a refused insert. */
   const sent = new Set<string>();
-  const send = (event: Parameters<Notifier["emit"]>[0]) => {
-    if (event.key && sent.has(event.key)) return;
+  /** Sends; resolves once the notice is logged (or refused as sent before, or failed and logged). */
+  const post = (event: Parameters<Notifier["emit"]>[0]): Promise<unknown> => {
+    if (event.key && sent.has(event.key)) return Promise.resolve();
     if (event.key) sent.add(event.key);
-    notifier.emit(event).catch((error: unknown) => log(`Could not send a ${event.kind} notification: ${String(error)}`));
+    return notifier.emit(event).catch((error: unknown) => log(`Could not send a ${event.kind} notification: ${String(error)}`));
   };
+  const send = (event: Parameters<Notifier["emit"]>[0]): void => void post(event);
 
   const onLaunched = (sessionId: string, agent: string, transport: LiveTransport) => {
     const config = readNotifyConfig(deps.dataDir);
@@ -123,20 +125,24 @@ export function connectSources(deps: SourceDeps): Sources {
   const onGraceEnding = (sessionId: string, endsAt: Date) => {
     const minutes = Math.max(1, Math.round((endsAt.getTime() - Date.now()) / 60_000));
     const key = `grace-ending:${sessionId}:${endsAt.getTime()}`;
-    graceKeys.set(sessionId, key);
-    send({
+    const sent = post({
       kind: "grace-ending",
       sessionId,
       key,
       text: `Nobody is watching it: it ends at ${clockTime(endsAt)} (in about ${minutes} minute${minutes === 1 ? "" : "s"}) unless you open it.`,
     });
+    graceKeys.set(sessionId, { key, sent });
   };
 
   // The learner came back (or a pause keeps it, or it ended): the warning is withdrawn on every device.
   const onGraceKept = (sessionId: string) => {
-    const key = graceKeys.get(sessionId);
+    const warning = graceKeys.get(sessionId);
     graceKeys.delete(sessionId);
-    if (key) void notifier.resolve(key).catch((error: unknown) => log(`Could not withdraw a notification: ${String(error)}`));
+    // After its own send: a warning still being logged is withdrawn once it is.
+    if (warning)
+      void warning.sent
+        .then(() => notifier.resolve(warning.key))
+        .catch((error: unknown) => log(`Could not withdraw a notification: ${String(error)}`));
   };
 
   const onStudy = (event: StudyEvent) => {
