@@ -21,6 +21,7 @@ import {
 import { rssBytes, sleep } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS, type LoadResult } from "./lib/state-load.ts";
 import { renderTable, type Row } from "./lib/table.ts";
+import { benchHistory, renderHistoryTable, type RouteFigure } from "./history.ts";
 import { BENCH, ROOT, startBare, startOurs, startWetty, workDir, type Target, type TargetName } from "./lib/targets.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -51,7 +52,9 @@ const STATE_CONCURRENCY = 4;
  */
 const STATE_RATE = 100;
 const STATE_PACED_SECONDS = 10;
-const ONLY = (process.env.BENCH_ONLY ?? "ours,ours-norec,wetty,bare").split(",") as TargetName[];
+const ONLY = (process.env.BENCH_ONLY ?? "ours,ours-norec,wetty,bare,history").split(",") as TargetName[];
+/** The history section (bench/history.ts): pages and APIs at 1,000 / 10,000 / 50,000 ended sessions. */
+const HISTORY = (ONLY as string[]).includes("history");
 /** Ours with recording off: only its throughput is taken (in the same rounds), to show recording's cost. */
 const THROUGHPUT_ONLY: readonly TargetName[] = ["ours-norec"];
 
@@ -382,18 +385,14 @@ function chromiumVersion(browser: Browser): string {
 }
 
 async function main(): Promise<void> {
-  ensureBenchDependencies();
+  if (ONLY.some((n) => (n as string) !== "history")) ensureBenchDependencies();
   const loadBefore = os.loadavg()[0]!;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results: Partial<Record<TargetName, TargetResult>> = {};
   try {
-    Object.assign(
-      results,
-      await benchAll(
-        browser,
-        (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n)),
-      ),
-    );
+    const names = (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n));
+    if (names.length > 0) Object.assign(results, await benchAll(browser, names));
+    const history: RouteFigure[] = HISTORY ? await benchHistory(log) : [];
     const machine = {
       cpus: os.availableParallelism(),
       cpuModel: os.cpus()[0]?.model ?? "unknown",
@@ -404,7 +403,9 @@ async function main(): Promise<void> {
       /** One-minute load average before and after the run (the run itself adds about 2). */
       loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round(os.loadavg()[0]! * 100) / 100 },
     };
-    const table = renderTable(rows(results));
+    const table = [names.length > 0 ? renderTable(rows(results)) : "", history.length > 0 ? renderHistoryTable(history) : ""]
+      .filter(Boolean)
+      .join("\n\n");
     const sizes = (["ours", "wetty", "bare"] as const)
       .filter((n) => results[n])
       .map((n) => `${n} ${results[n]!.cols}x${results[n]!.rows}`)
@@ -424,7 +425,7 @@ async function main(): Promise<void> {
     const out = path.join(BENCH, "results");
     fs.mkdirSync(out, { recursive: true });
     const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    fs.writeFileSync(file, JSON.stringify({ machine, results, table }, null, 2));
+    fs.writeFileSync(file, JSON.stringify({ machine, results, history, table }, null, 2));
     console.log(`raw figures: ${path.relative(ROOT, file)}`);
   } finally {
     await browser.close();

@@ -2,6 +2,7 @@
 import type { SessionStateView, SessionView } from "./session-view.ts";
 import type { Verdict } from "./verdict.ts";
 import type { Prisma } from "../db/generated/client.ts";
+import type { HistoryAggregates } from "./history-aggregates.ts";
 
 /** The study loop's writes to study_sessions, made by the session store (its only writer). */
 export interface StudySessionWrites {
@@ -22,5 +23,7 @@ export interface SessionReader {
   /** Reconciles every open row (the history never shows a dead session as live). */
   reconcileOpen(): Promise<unknown>;
   history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<SessionView[]>;
+  /** The charts' figures (focus per day, marks per topic), kept up to date instead of counted per read. */
+  historyAggregates(now: Date): Promise<HistoryAggregates>;
   readonly writes: StudySessionWrites;
 }

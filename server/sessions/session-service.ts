@@ -24,6 +24,7 @@ import { isContinuable } from "./end-reasons.ts";
 import type { SessionReader } from "./ports.ts";
 import { toSessionView, type SessionStateView, type SessionView } from "./session-view.ts";
 import type { Verdict } from "./verdict.ts";
+import type { HistoryAggregates } from "./history-aggregates.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 
 export type { JudgedRow } from "./reconciler.ts";
@@ -120,6 +121,11 @@ export class SessionService implements SessionReader {
     await this.reconcileOpen();
     const ctx = viewContext(this.ctx);
     return (await this.store.history(filter)).map((row) => toSessionView(row, ctx));
+  }
+
+  /** The charts' figures; open rows are not reconciled here (the caller does, as for the history). */
+  historyAggregates(now: Date): Promise<HistoryAggregates> {
+    return this.store.aggregates.read(now);
   }
 
   /** The stored conversation of an ACP session, after a number (0: all of it). */

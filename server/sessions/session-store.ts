@@ -13,6 +13,7 @@ import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
 import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
 import type { StudySessionWrites } from "./ports.ts";
+import { HistoryAggregateStore } from "./history-aggregates.ts";
 
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
@@ -43,6 +44,13 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
   /** The two reads every state read makes, prepared once on the read connection (session-rows.ts). */
   private readonly openRows: Statement<[], unknown[]>;
   private readonly lastEndedRow: Statement<[], unknown[]>;
+  /** The history list's reads (never the transcript): all sessions, one topic's, or a search's matches. */
+  private readonly historyRows: Statement<[number], unknown[]>;
+  private readonly historyRowsOfTopic: Statement<[string, number], unknown[]>;
+  private readonly historyRowsOfIds: Statement<[string, number], unknown[]>;
+  private readonly historyRowsOfIdsAndTopic: Statement<[string, string, number], unknown[]>;
+  /** The charts' aggregates: this store keeps the focus per day as it ends sessions. */
+  readonly aggregates: HistoryAggregateStore;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +64,13 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     this.lastEndedRow = reads
       .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1`)
       .raw();
+    const listed = (where: string) => `SELECT ${SESSION_ROW_SELECT} FROM study_sessions ${where} ORDER BY started_at DESC LIMIT ?`;
+    const ofIds = "id IN (SELECT value FROM json_each(?))";
+    this.historyRows = reads.prepare<[number], unknown[]>(listed("")).raw();
+    this.historyRowsOfTopic = reads.prepare<[string, number], unknown[]>(listed("WHERE topic = ?")).raw();
+    this.historyRowsOfIds = reads.prepare<[string, number], unknown[]>(listed(`WHERE ${ofIds}`)).raw();
+    this.historyRowsOfIdsAndTopic = reads.prepare<[string, string, number], unknown[]>(listed(`WHERE ${ofIds} AND topic = ?`)).raw();
+    this.aggregates = new HistoryAggregateStore(db, reads);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------
@@ -84,16 +99,29 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     );
   }
 
-  /** The history, newest first: by topic, or only these sessions (a search's matches, server/recording/search-index.ts). */
-  history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<StudySession[]> {
-    return this.db.studySession.findMany({
-      where: {
-        ...(filter.topic ? { topic: filter.topic } : {}),
-        ...(filter.ids ? { id: { in: [...filter.ids] } } : {}),
+  /**
+   * The history, newest first: by topic, or only these sessions (a search's matches,
+   * server/recording/search-index.ts). A page of rows off the started_at indexes, without transcripts.
+   */
+  async history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<SessionRow[]> {
+    const take = filter.take ?? 100;
+    return withDb(
+      "read the history",
+      async () => {
+        if (filter.ids && filter.ids.length === 0) return [];
+        const ids = filter.ids ? JSON.stringify(filter.ids) : null;
+        const values =
+          ids !== null
+            ? filter.topic
+              ? this.historyRowsOfIdsAndTopic.all(ids, filter.topic, take)
+              : this.historyRowsOfIds.all(ids, take)
+            : filter.topic
+              ? this.historyRowsOfTopic.all(filter.topic, take)
+              : this.historyRows.all(take);
+        return values.map(sessionRowFrom);
       },
-      orderBy: { startedAt: "desc" },
-      take: filter.take ?? 100,
-    });
+      { deadlineMs: 0 },
+    );
   }
 
   // ---- the lifecycle's writes: starting -> live -> ending -> ended -------------------------------
@@ -201,6 +229,7 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
               ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
             },
           });
+          if (result.count === 1) await this.aggregates.sessionEnded(tx, row.id);
           return result.count === 1;
         }),
       retry,

@@ -4,11 +4,10 @@
 import type { Db } from "../db/client.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
-import { dayKey, focusByDay, heatmap, streak, topicTallies, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
+import { dayKey, heatmap, streak, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
 import type { StudyLog } from "./study-log.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
-import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 
 export interface HistoryFilter {
   readonly topic?: string;
@@ -70,13 +69,12 @@ export class StudyHistory {
     return this.search.search(query, options);
   }
 
+  /** Topics by their latest session, newest first: read off the (topic, started_at) index. */
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
-    const rows = await this.db.studySession.findMany({
-      distinct: ["topic"],
-      select: { topic: true },
-      orderBy: { startedAt: "desc" },
-      take: limit,
-    });
+    const rows = await this.db.$queryRawUnsafe<{ topic: string }[]>(
+      `SELECT "topic" FROM "study_sessions" GROUP BY "topic" ORDER BY max("started_at") DESC LIMIT ?`,
+      Math.max(0, Math.floor(limit)),
+    );
     return rows.map((r) => r.topic);
   }
 
@@ -87,32 +85,15 @@ export class StudyHistory {
     return { session: found.view, marks, parked, timeline: buildTimeline(found.view, marks, parked), transcript: found.transcript };
   }
 
-  /** The charts: focus minutes per day for 12 weeks, the streak, wins and struggles per topic. */
+  /**
+   * The charts: focus minutes per day for 12 weeks, the streak, wins and struggles per topic. Read
+   * from totals kept as sessions end and marks are written (server/sessions/history-aggregates.ts),
+   * so the cost does not grow with the history; statsByScan is the same answer counted from every row.
+   */
   async stats(now: Date = new Date()): Promise<DashboardStats> {
     await this.sessions.reconcileOpen();
-    const [rows, marks] = await Promise.all([
-      this.db.studySession.findMany({
-        select: {
-          startedAt: true,
-          endedAt: true,
-          pausedAt: true,
-          pausedMs: true,
-          focusPlan: true,
-          focusMinutes: true,
-          breakMinutes: true,
-          nudgesShown: true,
-        },
-      }),
-      this.db.topicMark.findMany({ select: { topic: true, status: true } }),
-    ]);
-    const byDay = focusByDay(
-      rows.map((row) => ({
-        startedAt: row.startedAt,
-        endedAt: row.endedAt ?? now,
-        focusMs: readTimer(timerStateOf(row), now.getTime()).focusMs,
-      })),
-    );
-    return { today: dayKey(now), heatmap: heatmap(byDay, now), streak: streak(byDay, now), topics: topicTallies(marks) };
+    const { focusByDay: byDay, topics } = await this.sessions.historyAggregates(now);
+    return { today: dayKey(now), heatmap: heatmap(byDay, now), streak: streak(byDay, now), topics: tallyTopics(topics) };
   }
 
   async suggestions(): Promise<NextSessionSuggestions> {

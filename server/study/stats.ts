@@ -144,21 +144,49 @@ export interface TopicTally {
   readonly insights: number;
 }
 
+/** Marks of one exact topic, counted (server/sessions/history-aggregates.ts keeps them in the database). */
+export interface TopicCount {
+  readonly topic: string;
+  /** The order of the topic's oldest mark: a group of topics is named after its oldest one. */
+  readonly firstMark: number;
+  readonly wins: number;
+  readonly struggles: number;
+  readonly learning: number;
+  readonly insights: number;
+}
+
 /** Marks counted per topic (topics compared without case or surrounding space), busiest first. */
 export function topicTallies(marks: readonly { topic: string; status: string }[], limit = 10): TopicTally[] {
-  const byKey = new Map<string, { topic: string; wins: number; struggles: number; learning: number; insights: number }>();
-  for (const m of marks) {
-    const topic = m.topic.trim();
+  return tallyTopics(
+    marks.map((m, i) => ({
+      topic: m.topic,
+      firstMark: i,
+      wins: m.status === "win" ? 1 : 0,
+      struggles: m.status === "struggling" ? 1 : 0,
+      learning: m.status === "learning" ? 1 : 0,
+      insights: m.status === "insight" ? 1 : 0,
+    })),
+    limit,
+  );
+}
+
+/** topicTallies from counts per exact topic: the same groups, names and order. */
+export function tallyTopics(counts: readonly TopicCount[], limit = 10): TopicTally[] {
+  const byKey = new Map<string, { topic: string; first: number; wins: number; struggles: number; learning: number; insights: number }>();
+  for (const c of counts) {
+    const topic = c.topic.trim();
     const key = topic.toLowerCase();
-    const t = byKey.get(key) ?? { topic, wins: 0, struggles: 0, learning: 0, insights: 0 };
-    if (m.status === "win") t.wins++;
-    else if (m.status === "struggling") t.struggles++;
-    else if (m.status === "learning") t.learning++;
-    else if (m.status === "insight") t.insights++;
+    const t = byKey.get(key) ?? { topic, first: c.firstMark, wins: 0, struggles: 0, learning: 0, insights: 0 };
+    if (c.firstMark < t.first) Object.assign(t, { topic, first: c.firstMark });
+    t.wins += c.wins;
+    t.struggles += c.struggles;
+    t.learning += c.learning;
+    t.insights += c.insights;
     byKey.set(key, t);
   }
   return [...byKey.values()]
     .filter((t) => t.wins + t.struggles > 0)
     .sort((a, b) => b.wins + b.struggles - (a.wins + a.struggles) || a.topic.localeCompare(b.topic))
-    .slice(0, limit);
+    .slice(0, limit)
+    .map(({ topic, wins, struggles, learning, insights }) => ({ topic, wins, struggles, learning, insights }));
 }
