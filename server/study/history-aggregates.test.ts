@@ -11,7 +11,6 @@ import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 import type { DashboardStats } from "./history.ts";
 
 const MIN = 60_000;
-const HOUR = 60 * MIN;
 /** A Tuesday afternoon, local time: the heatmap's window starts on the Monday 11 weeks before. */
 const NOW = new Date(2026, 11, 1, 15, 0);
 const local = (y: number, m: number, d: number, h = 12, min = 0) => new Date(y, m - 1, d, h, min);
