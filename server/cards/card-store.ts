@@ -20,6 +20,8 @@ const LIST_LIMIT = 1_000;
 /** TUTOR.md lists this many due cards and recent struggles: enough to open with, short to read. */
 const BRIEFING_CARDS = 10;
 const BRIEFING_STRUGGLES = 8;
+/** Struggles the topic page lists, newest first. */
+const TOPIC_STRUGGLES = 50;
 
 /** What TUTOR.md says about the topic: its due cards and the learner's recent struggles. */
 export interface TutorBriefing {
@@ -232,27 +234,43 @@ export class CardStore {
   /** The topic page: its cards, its learner model, its struggles and whether each has a card. */
   async topicPage(topic: string): Promise<TopicPage> {
     const now = this.now();
-    const [cards, reviews, marks] = await Promise.all([
+    // The topic's marks, or its sessions' (each side off its own index: topic, session_id). The model
+    // counts wins and struggles (two columns of each); only the newest struggles are listed.
+    const ofTopic = `(topic = ? OR session_id IN (SELECT id FROM study_sessions WHERE topic = ?))`;
+    const [cards, reviews, counted, marks] = await Promise.all([
       this.db.card.findMany({ where: { topic }, orderBy: [{ due: "asc" }] }),
       this.db.cardReview.findMany({ where: { card: { topic } }, select: { rating: true, reviewedAt: true, stateBefore: true } }),
-      this.db.topicMark.findMany({ where: { OR: [{ topic }, { session: { topic } }] }, orderBy: { createdAt: "desc" } }),
+      this.db.$queryRawUnsafe<{ status: string; created_at: string | number | Date }[]>(
+        `SELECT status, created_at FROM topic_marks WHERE status IN ('win', 'struggling') AND ${ofTopic}`,
+        topic,
+        topic,
+      ),
+      this.db
+        .$queryRawUnsafe<{ id: string }[]>(
+          `SELECT id FROM topic_marks WHERE status = 'struggling' AND ${ofTopic} ORDER BY created_at DESC LIMIT ${TOPIC_STRUGGLES}`,
+          topic,
+          topic,
+        )
+        .then((rows) => this.db.topicMark.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: "desc" } })),
     ]);
     const carded = new Set(cards.filter((c) => c.origin === "mark").map((c) => c.originId));
     return {
       topic,
-      model: topicModel(cards.map(schedulingOf), reviews, marks, now),
+      model: topicModel(
+        cards.map(schedulingOf),
+        reviews,
+        counted.map((m) => ({ status: m.status, createdAt: new Date(m.created_at) })),
+        now,
+      ),
       cards: cards.map((c) => toCardView(c, now)),
-      struggles: marks
-        .filter((m) => m.status === "struggling")
-        .slice(0, 50)
-        .map((m) => ({
-          id: m.id,
-          topic: m.topic,
-          note: m.note,
-          at: m.createdAt.toISOString(),
-          sessionId: m.sessionId,
-          hasCard: carded.has(m.id),
-        })),
+      struggles: marks.map((m) => ({
+        id: m.id,
+        topic: m.topic,
+        note: m.note,
+        at: m.createdAt.toISOString(),
+        sessionId: m.sessionId,
+        hasCard: carded.has(m.id),
+      })),
     };
   }
 

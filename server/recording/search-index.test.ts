@@ -120,8 +120,15 @@ describe("SearchIndex", () => {
     expect(hits.some((h) => h.kind === "transcript" && snippetLine(h.snippet).includes("[ls]"))).toBe(true);
   });
 
-  it("lists every session with a match, best first, and leaves out the one asked", async () => {
+  it("lists the newest sessions with a match (of a topic, as many as asked), and leaves out the one asked", async () => {
+    await db.studySession.update({ where: { id: ids.js }, data: { startedAt: new Date(Date.now() - 60_000) } });
     expect(await index.sessionIds("closure")).toEqual([ids.py, ids.js]);
+    expect(await index.sessionIds("closure", { limit: 1 })).toEqual([ids.py]);
+    expect(await index.sessionIds("closure", { topic: "JavaScript closures" })).toEqual([ids.js]);
+    const shortWord = [...new Set((await index.search("ls")).map((h) => h.sessionId))];
+    expect(shortWord.length).toBeGreaterThan(0);
+    expect((await index.sessionIds("ls")).sort()).toEqual(shortWord.sort());
+    expect(await index.sessionIds("zqxjvk")).toEqual([]);
     expect((await index.search("closure", { excludeSessionId: ids.py })).every((h) => h.sessionId === ids.js)).toBe(true);
   });
 });

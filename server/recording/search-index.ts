@@ -29,6 +29,8 @@ export interface NewDoc {
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
+/** Matching documents read per step when the history list looks for its newest sessions with a match. */
+const SESSION_SCAN_PAGE = 500;
 /** Stored text per document at most: transcripts are cut into pieces of about this size. */
 export const DOC_MAX_CHARS = 2_000;
 
@@ -115,24 +117,74 @@ export class SearchIndex {
     });
   }
 
-  /** Sessions with a match, best first: the history list's search. */
-  async sessionIds(query: string, limit = 500): Promise<string[]> {
-    const hits = await this.search(query, { limit: SEARCH_MAX_LIMIT });
+  /**
+   * The newest sessions with a match (of one topic, when given): the history list's search, which
+   * shows sessions newest first. Bounded by what is shown, not by the history's size: the newest
+   * matching documents (the index walks them newest first, a page at a time) name `limit` sessions;
+   * the answer can only hold sessions started since the oldest of those, and every document of those
+   * was written after that session's first one, so a second pass over the matches from there is exact.
+   */
+  async sessionIds(query: string, options: { limit?: number; topic?: string } = {}): Promise<string[]> {
     const plan = planSearch(query);
     if (!plan) return [];
-    // Every matching session, not only those among the best moments.
-    const params: unknown[] = [];
-    let sql = plan.match
-      ? "SELECT DISTINCT d.session_id AS id FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE search_fts MATCH ?"
-      : "SELECT DISTINCT d.session_id AS id FROM search_docs d WHERE 1 = 1";
-    if (plan.match) params.push(plan.match);
-    for (const like of plan.likes) {
-      sql += ` AND d.text LIKE ? ESCAPE '\\'`;
-      params.push(like);
+    const limit = Math.max(1, Math.floor(options.limit ?? 100));
+    const docId = plan.match ? "search_fts.rowid" : "d.id";
+    const matching = (bound: string) => {
+      const params: unknown[] = [];
+      const ofTopic = options.topic ? " JOIN study_sessions s ON s.id = d.session_id AND s.topic = ?" : "";
+      let sql = plan.match
+        ? `SELECT d.session_id AS id, search_fts.rowid AS doc FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid${ofTopic} WHERE search_fts MATCH ?`
+        : `SELECT d.session_id AS id, d.id AS doc FROM search_docs d${ofTopic} WHERE 1 = 1`;
+      if (options.topic) params.push(options.topic);
+      if (plan.match) params.push(plan.match);
+      for (const like of plan.likes) {
+        sql += ` AND d.text LIKE ? ESCAPE '\\'`;
+        params.push(like);
+      }
+      return { sql: `${sql} AND ${docId} ${bound}`, params };
+    };
+    // 1. Newest matching documents, a page at a time, until they name `limit` sessions (or run out).
+    const found = new Set<string>();
+    let before = Number.MAX_SAFE_INTEGER;
+    let exhausted = false;
+    while (found.size < limit && !exhausted) {
+      const page = matching("< ?");
+      const rows = await this.db.$queryRawUnsafe<{ id: string; doc: number | bigint }[]>(
+        `${page.sql} ORDER BY ${docId} DESC LIMIT ${SESSION_SCAN_PAGE}`,
+        ...page.params,
+        before,
+      );
+      for (const r of rows) found.add(r.id);
+      exhausted = rows.length < SESSION_SCAN_PAGE;
+      if (rows.length > 0) before = Number(rows[rows.length - 1]!.doc);
     }
-    const all = (await this.db.$queryRawUnsafe<{ id: string }[]>(`${sql} LIMIT ${Math.floor(limit)}`, ...params)).map((r) => r.id);
-    const ranked = [...new Set(hits.map((h) => h.sessionId))];
-    return [...ranked, ...all.filter((id) => !ranked.includes(id))];
+    let candidates = [...found];
+    if (!exhausted) {
+      // 2. Every match since the first document of the oldest session named above.
+      const since = matching(">= ?");
+      const rows = await this.db.$queryRawUnsafe<{ id: string }[]>(since.sql, ...since.params, await this.firstDocSince(candidates));
+      candidates = [...new Set(rows.map((r) => r.id))];
+    }
+    if (candidates.length === 0) return [];
+    const topic = options.topic ? " AND topic = ?" : "";
+    const rows = await this.db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM study_sessions WHERE id IN (SELECT value FROM json_each(?))${topic} ORDER BY started_at DESC LIMIT ?`,
+      JSON.stringify(candidates),
+      ...(options.topic ? [options.topic] : []),
+      limit,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The first document of any session started since the oldest of these (their start or later). */
+  private async firstDocSince(sessionIds: readonly string[]): Promise<number> {
+    const rows = await this.db.$queryRawUnsafe<{ first: number | bigint | null }[]>(
+      // CROSS JOIN keeps this order: the sessions off the started_at index, then their documents.
+      `SELECT min(d.id) AS first FROM study_sessions s CROSS JOIN search_docs d ON d.session_id = s.id
+       WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id IN (SELECT value FROM json_each(?)))`,
+      JSON.stringify(sessionIds),
+    );
+    return Number(rows[0]?.first ?? 0);
   }
 
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {

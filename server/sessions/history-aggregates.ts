@@ -32,6 +32,7 @@ export function sessionFocusByDay(row: TimerRow, now: Date): Map<string, number>
 }
 
 export class HistoryAggregateStore {
+  private building: Promise<void> | null = null;
   private readonly builtIn: Statement<[], { time_zone: string }>;
   private readonly days: Statement<[], { day: string; focus_ms: number }>;
   private readonly openTimers: Statement<[], unknown[]>;
@@ -51,9 +52,16 @@ export class HistoryAggregateStore {
     this.tallies = reads.prepare(`SELECT "topic", "first_mark", "wins", "struggles", "learning", "insights" FROM "topic_mark_tallies"`);
   }
 
+  /** Builds the day totals when they never were (or the time zone changed since); one build at a time. */
+  async ensureBuilt(): Promise<void> {
+    if (this.builtIn.get()?.time_zone === this.timeZone()) return;
+    this.building ??= this.rebuild().finally(() => (this.building = null));
+    await this.building;
+  }
+
   /** The charts' figures: built first when they never were (or the time zone changed since). */
   async read(now: Date): Promise<HistoryAggregates> {
-    if (this.builtIn.get()?.time_zone !== this.timeZone()) await this.rebuild();
+    await this.ensureBuilt();
     const byDay = new Map(this.days.all().map((r) => [r.day, r.focus_ms]));
     for (const values of this.openTimers.all()) {
       for (const [day, ms] of sessionFocusByDay(sessionRowFrom(values), now)) byDay.set(day, (byDay.get(day) ?? 0) + ms);

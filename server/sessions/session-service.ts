@@ -224,6 +224,10 @@ export class SessionService implements SessionReader {
 
   async startBackgroundWork(): Promise<void> {
     await this.reconcileOpen();
+    // After an upgrade the charts' day totals are built once from the history: now, not in the first request.
+    this.store.aggregates
+      .ensureBuilt()
+      .catch((error: unknown) => this.ctx.log(`The charts' totals could not be built yet: ${String(error)}`));
     this.keeper.start();
   }
 

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTestCore, START, type TestCore } from "../sessions/test-support.ts";
 import { StudyLog } from "./study-log.ts";
+import { SearchIndex } from "../recording/search-index.ts";
 import { dayKey, focusByDay, heatmap, streak, type TopicTally } from "./stats.ts";
 import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 import type { DashboardStats } from "./history.ts";
@@ -260,5 +261,62 @@ describe("the history list", () => {
     const distinct = await core.db.studySession.findMany({ distinct: ["topic"], select: { topic: true }, orderBy: { startedAt: "desc" } });
     expect(await study.history.recentTopics(50)).toEqual(distinct.map((r) => r.topic));
     expect(await study.history.recentTopics(2)).toEqual(distinct.slice(0, 2).map((r) => r.topic));
+  });
+});
+
+describe("the history list's search", () => {
+  /** Every session with a matching document, newest first: what the list showed before issue 20. */
+  const byScan = async (words: string, filter: { topic?: string; limit: number }) =>
+    (
+      await core.db.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT s.id FROM study_sessions s WHERE s.id IN (
+           SELECT d.session_id FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE search_fts MATCH ?)
+         ${filter.topic ? "AND s.topic = ?" : ""} ORDER BY s.started_at DESC LIMIT ?`,
+        `"${words}"`,
+        ...(filter.topic ? [filter.topic] : []),
+        filter.limit,
+      )
+    ).map((r) => r.id);
+
+  it("finds the newest sessions with a match past a page of matching documents, early and late documents too", async () => {
+    const index = new SearchIndex(core.db);
+    const ids: string[] = [];
+    // 700 sessions, each with its topic indexed as it is written: more matches of "basics" than a page.
+    await core.db.$transaction(async (tx) => {
+      for (let i = 0; i < 700; i++) {
+        const id = crypto.randomUUID();
+        ids.push(id);
+        await tx.studySession.create({
+          data: {
+            id,
+            topic: i % 3 === 0 ? "recursion basics" : i % 3 === 1 ? "graphs basics" : "closures basics",
+            energy: 5,
+            agent: "tutor",
+            transport: "pty",
+            status: "ended",
+            startedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN),
+            endedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN + 30 * MIN),
+          },
+        });
+      }
+    });
+    // The oldest row started last (a clock set right later): its only document is the oldest one.
+    await core.db.studySession.update({ where: { id: ids[0]! }, data: { startedAt: NOW } });
+    // Transcripts indexed late (after a crash), oldest sessions last: their documents are the newest.
+    for (const i of [5, 400, 1, 698, 2]) {
+      await index.add(ids[i]!, [{ kind: "transcript", atMs: 0, text: "tail recursion again", createdAt: NOW }]);
+    }
+    for (const filter of [
+      { limit: 50 },
+      { limit: 100 },
+      { limit: 1 },
+      { limit: 300 },
+      { limit: 50, topic: "graphs basics" },
+      { limit: 50, topic: "recursion basics" },
+    ]) {
+      for (const words of ["basics", "recursion", "tail recursion", "graphs", "zqxjvk"]) {
+        expect(await index.sessionIds(words, filter), `${words} ${JSON.stringify(filter)}`).toEqual(await byScan(words, filter));
+      }
+    }
   });
 });

@@ -60,7 +60,7 @@ export class StudyHistory {
    */
   async list(filter: HistoryFilter = {}): Promise<SessionView[]> {
     const q = filter.q?.trim();
-    const ids = q ? await this.search.sessionIds(q) : undefined;
+    const ids = q ? await this.search.sessionIds(q, { limit: filter.take ?? 100, topic: filter.topic }) : undefined;
     return this.sessions.history({ topic: filter.topic, ids, take: filter.take });
   }
 
@@ -69,10 +69,19 @@ export class StudyHistory {
     return this.search.search(query, options);
   }
 
-  /** Topics by their latest session, newest first: read off the (topic, started_at) index. */
+  /**
+   * Topics by their latest session, newest first. A skip scan of the (topic, started_at) index: one
+   * step per distinct topic, however many sessions each has.
+   */
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
     const rows = await this.db.$queryRawUnsafe<{ topic: string }[]>(
-      `SELECT "topic" FROM "study_sessions" GROUP BY "topic" ORDER BY max("started_at") DESC LIMIT ?`,
+      `WITH RECURSIVE t(topic) AS (
+         SELECT (SELECT min(topic) FROM study_sessions)
+         UNION ALL
+         SELECT (SELECT min(topic) FROM study_sessions WHERE topic > t.topic) FROM t WHERE t.topic IS NOT NULL
+       )
+       SELECT topic FROM t WHERE topic IS NOT NULL
+       ORDER BY (SELECT max(started_at) FROM study_sessions s WHERE s.topic = t.topic) DESC LIMIT ?`,
       Math.max(0, Math.floor(limit)),
     );
     return rows.map((r) => r.topic);
