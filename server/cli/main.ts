@@ -7,6 +7,7 @@ import { runTopic, topicCommand } from "./topic.ts";
 import { runStudy, studyCommand } from "./study.ts";
 import { runStatus, statusCommand } from "./status.ts";
 import { runTmuxRun } from "./tmux-run.ts";
+import { runRecordPane } from "./record-pane.ts";
 import { cardCommand, cardsCommand, runCard, runCards } from "./card.ts";
 import { cliRefusal } from "./cli-errors.ts";
 import { recallCommand, runRecall } from "./recall.ts";
@@ -41,6 +42,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runStatus(rest);
       case "_tmux-run":
         return await runTmuxRun(rest);
+      case "_record-pane":
+        return await runRecordPane(rest);
       case "park":
         return await runPark(rest);
       case "topic":

@@ -13,6 +13,7 @@ import { recordingPathFor, resolveRecording } from "./record-files.ts";
 import { RecordIndexer, type LiveChat, type LiveIndex } from "./record-indexer.ts";
 import { SearchIndex } from "./search-index.ts";
 import { endedLabel, markerLabels, NO_FACTS, type StudyFacts } from "./study-markers.ts";
+import { readStudyFacts } from "./study-facts.ts";
 import type { TranscriptSegment } from "./transcript.ts";
 
 export const LearningRecordLimits = {
@@ -192,21 +193,8 @@ export class LearningRecord {
     recording.facts = facts;
   }
 
-  private async facts(sessionId: string): Promise<StudyFacts> {
-    const db = this.options.db;
-    const [row, marks, parked] = await Promise.all([
-      db.studySession.findUnique({ where: { id: sessionId }, select: { pausedAt: true, nudgesShown: true } }),
-      db.topicMark.findMany({ where: { sessionId }, select: { id: true, topic: true, status: true }, orderBy: { createdAt: "asc" } }),
-      db.parkedItem.findMany({ where: { sessionId }, select: { id: true, text: true }, orderBy: { createdAt: "asc" } }),
-    ]);
-    let nudges = 0;
-    try {
-      const list = JSON.parse(row?.nudgesShown ?? "[]") as unknown;
-      nudges = Array.isArray(list) ? list.length : 0;
-    } catch {
-      nudges = 0;
-    }
-    return { marks, parked, paused: Boolean(row?.pausedAt), nudges };
+  private facts(sessionId: string): Promise<StudyFacts> {
+    return readStudyFacts(this.options.db, sessionId);
   }
 
   private enqueue(recording: Recording, work: () => Promise<void>): Promise<void> {

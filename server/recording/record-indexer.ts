@@ -16,6 +16,7 @@ import {
   rewriteTranscript,
   sessionDir,
 } from "./record-files.ts";
+import { recorderRunning } from "./recorder-lock.ts";
 import { splitDoc, type NewDoc, type SearchIndex } from "./search-index.ts";
 import { TranscriptBuilder, type TranscriptSegment } from "./transcript.ts";
 
@@ -82,7 +83,10 @@ export class RecordIndexer {
     appendTranscript(state.dir, [], state.offset);
   }
 
-  /** Derives a whole recording again and replaces its transcript in the index and the cache. */
+  /**
+   * Derives a whole recording again and replaces its transcript in the index and the cache (only
+   * returns it while another process's recorder still writes it).
+   */
   async reindex(sessionId: string): Promise<TranscriptSegment[] | null> {
     const row = await this.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true, transport: true } });
     const file = resolveRecording(this.dataDir, row?.recordingPath);
@@ -90,6 +94,8 @@ export class RecordIndexer {
     const derived = await deriveTranscript(file);
     if (!derived) return null;
     const dir = sessionDir(this.dataDir, sessionId);
+    // A CLI session's recorder still at work indexes its recording itself when it ends: storing now would race it.
+    if (recorderRunning(dir)) return derived.segments;
     rewriteTranscript(dir, derived.segments, derived.bytes);
     await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
     return derived.segments;

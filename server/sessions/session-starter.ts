@@ -206,6 +206,7 @@ export class SessionStarter {
             STUDYLOOP_DATA_DIR: ctx.dataDir,
             STUDYLOOP_TMUX_SOCKET: tmux.socket,
             STUDYLOOP_HEARTBEAT_SECONDS: String(ctx.settings.STUDYLOOP_HEARTBEAT_SECONDS),
+            STUDYLOOP_RECORDING_MAX_MB: String(ctx.settings.STUDYLOOP_RECORDING_MAX_MB),
             PATH: process.env.PATH,
             HOME: process.env.HOME,
             SHELL: process.env.SHELL,

@@ -1,6 +1,6 @@
 // Thin adapter over the tmux command for CLI sessions: create, kill, capture, and the command that
 // attaches a terminal. Liveness probing lives with the other owner probes (sessions/owner-probes.ts).
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 
 export interface TmuxOptions {
   /** tmux -L NAME: a private tmux server (tests, or STUDYLOOP_TMUX_SOCKET). */
@@ -64,6 +64,50 @@ export function killSession(name: string, opts: TmuxOptions = {}): boolean {
 export function capturePane(target: string, opts: TmuxOptions = {}): string | null {
   const result = run(["capture-pane", "-p", "-e", "-J", "-S", "-10000", "-t", target], opts);
   return result.status === 0 ? result.stdout.replace(/\n/g, "\r\n") : null;
+}
+
+/**
+ * Pipes the pane's output (what its programs write, before tmux draws it) into `command`, which tmux
+ * runs with `sh -c` after expanding its formats (so "#" is doubled); `-o` keeps a pipe already open.
+ * Its stderr goes to `stderrFile` if given (tmux would drop it). False when tmux refused.
+ */
+export function pipePane(target: string, command: readonly string[], opts: TmuxOptions & { stderrFile?: string } = {}): boolean {
+  const errors = opts.stderrFile ? ` 2>>${shellWords([opts.stderrFile])}` : "";
+  const line = `exec ${shellWords(command)}${errors}`.replaceAll("#", "##");
+  return run(["pipe-pane", "-O", "-o", "-t", target, line], opts).status === 0;
+}
+
+const PANE_SIZE_FORMAT = "#{pane_width}x#{pane_height}";
+
+/** The pane's size, or null if tmux cannot say (the pane or its server is gone). */
+export function paneSize(target: string, opts: TmuxOptions = {}): { cols: number; rows: number } | null {
+  const result = run(["display-message", "-p", "-t", target, PANE_SIZE_FORMAT], opts);
+  return result.status === 0 ? parsePaneSize(result.stdout) : null;
+}
+
+/** paneSize without blocking: for a recorder that asks every moment while output flows. */
+export function probePaneSize(target: string, opts: TmuxOptions = {}): Promise<{ cols: number; rows: number } | null> {
+  return new Promise((resolve) => {
+    execFile(
+      "tmux",
+      [...base(opts), "display-message", "-p", "-t", target, PANE_SIZE_FORMAT],
+      { encoding: "utf8", timeout: TMUX_TIMEOUT_MS },
+      (error, stdout) => resolve(error ? null : parsePaneSize(stdout)),
+    );
+  });
+}
+
+/** "120x36\n" -> { cols: 120, rows: 36 }; null for anything else. Pure. */
+export function parsePaneSize(text: string): { cols: number; rows: number } | null {
+  const match = /^(\d{1,4})x(\d{1,4})$/.exec(text.trim());
+  const cols = Number(match?.[1]);
+  const rows = Number(match?.[2]);
+  return match && cols > 0 && rows > 0 ? { cols, rows } : null;
+}
+
+/** Words as one POSIX shell command line, each single-quoted (tmux hands pipe-pane's command to sh). Pure. */
+export function shellWords(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(" ");
 }
 
 /** The program and arguments that attach a terminal (the learner's, or a browser viewer's pty). */
