@@ -123,6 +123,42 @@ test("the agent in tmux parks a thought and marks a win with no server involved;
   expect(JSON.stringify(parking)).toContain("why does tmux keep running?");
 });
 
+test("a CLI session is recorded: its page plays it with the tutor's marker, and search jumps there", async ({ page, request }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()}`);
+  });
+  expect(studyloop(["study", "recorded in tmux", "--agent", "tutor", "--detach", "--data-dir", dataDir]).status).toBe(0);
+  const row = openRow(dataDir);
+  const cast = () => fs.readFileSync(path.join(dataDir, "sessions", String(row.id), "session.cast"), "utf8");
+  await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("tutor>");
+  tmux("send-keys", "-t", `=${row.mux_session}:`, "pangolin-77 before the end", "Enter");
+  await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("you said: pangolin-77");
+  // The tutor parks a thought from inside the pane (no server involved): a marker on the recording.
+  tmux("send-keys", "-t", `=${row.mux_session}:`, "park what about tail calls?", "Enter");
+  await expect.poll(cast, { timeout: 15_000 }).toContain('"m","parked: what about tail calls?"');
+  expect(cast()).toContain("you said: pangolin-77 before the end");
+
+  // Ended from the web: tmux closes the pane, the recorder writes the end and indexes the last screen.
+  await request.post(`${server.url}/api/session/end`);
+  await expect.poll(cast, { timeout: 30_000 }).toContain('"m","ended"');
+  await expect.poll(() => fs.existsSync(path.join(dataDir, "sessions", String(row.id), "recorder.json")), { timeout: 30_000 }).toBe(false);
+  const hits = (await (await request.get(`${server.url}/api/search?q=pangolin-77`)).json()).hits as { kind: string; href: string }[];
+  const hit = hits.find((h) => h.kind === "transcript");
+  expect(hit?.href).toMatch(new RegExp(`^/sessions/${row.id}\\?t=`));
+
+  await open(page, `${server.url}${hit!.href}`);
+  const player = page.getByTestId("record-player");
+  await expect(player.locator(".ap-player")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("chapters")).toContainText("parked: what about tail calls?");
+  await expect(page.getByTestId("chapters")).toContainText(/ended · \d\d:\d\d/);
+  await expect(player.locator(".ap-term")).toContainText("you said: pangolin-77 before the end", { timeout: 15_000 });
+  await expect(page.getByTestId("text-transcript")).toContainText("you said: pangolin-77 before the end");
+  await page.screenshot({ path: test.info().outputPath("tmux-recording.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
 test("a CLI start while a web session is live is refused with the way to reach it", async ({ request }) => {
   const web = await request.post(`${server.url}/api/session/start`, { data: { topic: "web first", energy: 5, agent: "tutor" } });
   expect(web.status()).toBe(201);
