@@ -9,8 +9,8 @@ import { FLOOD, promptCount } from "./targets.ts";
 import { sampleRss, sleep } from "./proc.ts";
 import { median, percentile } from "./stats.ts";
 
-/** Bytes the flood program writes in the throughput test: 50 MB (10^6 bytes to the MB). */
-export const FLOOD_BYTES = 50_000_000;
+/** Bytes the flood program writes in the throughput test: BENCH_FLOOD_MB, default 50 MB (10^6 bytes to the MB). */
+export const FLOOD_BYTES = Number(process.env.BENCH_FLOOD_MB ?? 50) * 1_000_000;
 /** Keys typed in the echo test. */
 export const ECHO_KEYS = 500;
 /** One frame at 60 Hz, in ms: a rendered echo waits for the next frame after it is parsed. */

@@ -11,7 +11,7 @@ import { recorderRunning } from "../recording/recorder-lock.ts";
 import { SessionStore } from "../sessions/session-store.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
-import { capturePane, pipePane, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
+import { capturePane, panePiped, pipePane, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
@@ -47,7 +47,7 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   }
   const pane = process.env.TMUX_PANE;
   const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
-  if (recording) await recorderReady(recording);
+  if (recording && pane) await recorderReady(recording, pane, tmux);
   const child = spawn(data.agents.resolveExecutable(agent.command) ?? agent.command, [...agent.args], {
     stdio: "inherit",
     // Like a web session's agent: `studyloop park` and `topic` on its PATH. With no server URL they
@@ -133,8 +133,11 @@ function startRecorder(sessionId: string, dataDir: string): string | null {
   return null;
 }
 
-/** Waits (bounded) for the recorder's lock: output before it would be timed when the recorder woke. */
-async function recorderReady(dir: string): Promise<void> {
+/**
+ * Waits (bounded) for the recorder's lock: output before it would be timed when the recorder woke. A
+ * recorder that gave up is not waited for once tmux noticed (it notices at the pane's next output).
+ */
+async function recorderReady(dir: string, pane: string, tmux: TmuxOptions): Promise<void> {
   const deadline = Date.now() + RECORDER_READY_MS;
-  while (!recorderRunning(dir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!recorderRunning(dir) && Date.now() < deadline && panePiped(pane, tmux) !== false) await new Promise((r) => setTimeout(r, 100));
 }

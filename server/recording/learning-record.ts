@@ -10,7 +10,7 @@ import type { Disposable } from "../transports/pty/pty-process.ts";
 import { castDuration, castMarkers, parseCast } from "./asciicast.ts";
 import { CastWriter } from "./cast-writer.ts";
 import { recordingPathFor, resolveRecording } from "./record-files.ts";
-import { RecordIndexer, type LiveChat, type LiveIndex } from "./record-indexer.ts";
+import { RecordIndexer, RecordIndexerLimits, type LiveChat, type LiveIndex } from "./record-indexer.ts";
 import { SearchIndex } from "./search-index.ts";
 import { endedLabel, markerLabels, NO_FACTS, type StudyFacts } from "./study-markers.ts";
 import { readStudyFacts } from "./study-facts.ts";
@@ -170,7 +170,7 @@ export class LearningRecord {
       void this.enqueue(recording, async () => {
         if (recording.index) {
           await recording.writer.flush();
-          await this.indexer.advance(recording.index, recording.writer.bytes);
+          await this.indexer.advance(recording.index, recording.writer.bytes, RecordIndexerLimits.TURN_MAX_BYTES);
         }
         if (recording.chat) await this.indexer.advanceChat(recording.chat, false);
       });

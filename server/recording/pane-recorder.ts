@@ -8,7 +8,7 @@ import fs from "node:fs";
 import type { Db } from "../db/client.ts";
 import { CastWriter } from "./cast-writer.ts";
 import { CAST_FILE, recordingPathFor, sessionDir } from "./record-files.ts";
-import { RecordIndexer, type LiveIndex } from "./record-indexer.ts";
+import { RecordIndexer, RecordIndexerLimits, type LiveIndex } from "./record-indexer.ts";
 import { holdRecorderLock, releaseRecorderLock } from "./recorder-lock.ts";
 import { SearchIndex } from "./search-index.ts";
 import { readStudyFacts } from "./study-facts.ts";
@@ -66,13 +66,19 @@ export class PaneRecorder {
     const dir = sessionDir(dataDir, sessionId);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     holdRecorderLock(dir);
-    const writer = CastWriter.open(`${dir}/${CAST_FILE}`, {
-      cols: options.size.cols,
-      rows: options.size.rows,
-      maxBytes: options.maxBytes,
-      startedAtMs: options.startedAt.getTime(),
-      log: options.log,
-    });
+    let writer: CastWriter;
+    try {
+      writer = CastWriter.open(`${dir}/${CAST_FILE}`, {
+        cols: options.size.cols,
+        rows: options.size.rows,
+        maxBytes: options.maxBytes,
+        startedAtMs: options.startedAt.getTime(),
+        log: options.log,
+      });
+    } catch (error) {
+      releaseRecorderLock(dir);
+      throw error;
+    }
     const indexer = new RecordIndexer(db, dataDir, new SearchIndex(db), options.log);
     const recorder = new PaneRecorder(options, writer, indexer, indexer.live(sessionId, writer.file, options.startedAt.getTime()), dir);
     await db.studySession.updateMany({ where: { id: sessionId, endedAt: null }, data: { recordingPath: recordingPathFor(sessionId) } });
@@ -122,7 +128,7 @@ export class PaneRecorder {
 
   private async advance(): Promise<void> {
     await this.writer.flush();
-    await this.indexer.advance(this.index, this.writer.bytes);
+    await this.indexer.advance(this.index, this.writer.bytes, RecordIndexerLimits.TURN_MAX_BYTES);
   }
 
   private async addMarkers(): Promise<void> {

@@ -20,6 +20,16 @@ import { recorderRunning } from "./recorder-lock.ts";
 import { splitDoc, type NewDoc, type SearchIndex } from "./search-index.ts";
 import { TranscriptBuilder, type TranscriptSegment } from "./transcript.ts";
 
+export const RecordIndexerLimits = {
+  /**
+   * Bytes of recording one live index turn takes in at most (turns come every 2 s). The transcript's
+   * headless xterm costs about three times the mirror's parse, on the thread that serves the terminal:
+   * a tutor's output (kilobytes a second) is indexed as it comes, a flood of megabytes a little at a
+   * time and the rest at the end, so indexing never takes the flood's throughput (npm run bench).
+   */
+  TURN_MAX_BYTES: 256 * 1024,
+} as const;
+
 /** What the indexer remembers about one live recording between turns. */
 export interface LiveIndex {
   readonly sessionId: string;
@@ -52,10 +62,17 @@ export class RecordIndexer {
     return { sessionId, file, dir: sessionDir(this.dataDir, sessionId), startMs, offset: 0, builder: null };
   }
 
-  /** Takes in the recording up to `upTo` bytes (what the writer has written). */
-  async advance(state: LiveIndex, upTo: number): Promise<void> {
-    const bytes = readRange(state.file, state.offset, upTo);
-    const end = bytes.lastIndexOf(0x0a);
+  /**
+   * Takes in the recording up to `upTo` bytes (what the writer has written), at most `maxBytes` of it
+   * (whole lines; a line longer than that is taken whole), so a flood is indexed at a bounded pace.
+   */
+  async advance(state: LiveIndex, upTo: number, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
+    let bytes = readRange(state.file, state.offset, Math.min(upTo, state.offset + maxBytes));
+    let end = bytes.lastIndexOf(0x0a);
+    if (end < 0 && state.offset + bytes.length < upTo) {
+      bytes = readRange(state.file, state.offset, upTo);
+      end = bytes.indexOf(0x0a);
+    }
     if (end < 0) return;
     const lines = bytes.subarray(0, end).toString("utf8").split("\n");
     const events: CastEvent[] = [];
@@ -84,18 +101,18 @@ export class RecordIndexer {
   }
 
   /**
-   * Derives a whole recording again and replaces its transcript in the index and the cache (only
-   * returns it while another process's recorder still writes it).
+   * Derives a whole recording again and replaces its transcript in the index and the cache; null (and
+   * nothing stored) while another process's recorder still writes it.
    */
   async reindex(sessionId: string): Promise<TranscriptSegment[] | null> {
     const row = await this.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true, transport: true } });
     const file = resolveRecording(this.dataDir, row?.recordingPath);
     if (!file || row?.transport === "acp") return null;
-    const derived = await deriveTranscript(file);
-    if (!derived) return null;
     const dir = sessionDir(this.dataDir, sessionId);
     // A CLI session's recorder still at work indexes its recording itself when it ends: storing now would race it.
-    if (recorderRunning(dir)) return derived.segments;
+    if (recorderRunning(dir)) return null;
+    const derived = await deriveTranscript(file);
+    if (!derived) return null;
     rewriteTranscript(dir, derived.segments, derived.bytes);
     await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
     return derived.segments;
@@ -103,7 +120,7 @@ export class RecordIndexer {
 
   /**
    * A session's transcript: the cache when it is complete for the recording as it is; otherwise derived
-   * now (and, for an ended session, stored: a crash left it unfinished).
+   * now (and, for an ended session no recorder still writes, stored: a crash left it unfinished).
    */
   async transcript(sessionId: string, ended: boolean): Promise<TranscriptSegment[] | null> {
     const row = await this.db.studySession.findUnique({ where: { id: sessionId }, select: { recordingPath: true, transport: true } });
@@ -111,7 +128,7 @@ export class RecordIndexer {
     if (!file || row?.transport === "acp") return null;
     const cached = readTranscriptCache(sessionDir(this.dataDir, sessionId), fileSize(file));
     if (cached) return cached;
-    if (ended) return this.reindex(sessionId);
+    if (ended && !recorderRunning(sessionDir(this.dataDir, sessionId))) return this.reindex(sessionId);
     return (await deriveTranscript(file))?.segments ?? null;
   }
 

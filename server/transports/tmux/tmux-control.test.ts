@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { paneSize, parsePaneSize, pipePane, probePaneSize, shellWords } from "./tmux-control.ts";
+import { panePiped, paneSize, parsePaneSize, pipePane, probePaneSize, shellWords } from "./tmux-control.ts";
 
 describe("parsePaneSize", () => {
   it.each([
@@ -48,6 +48,7 @@ describe("pipe-pane and the pane's size (real tmux)", () => {
     expect(pipePane(pane, ["sh", "-c", 'cat > "$0"', out], { socket, stderrFile: path.join(dir, "errors #1.log") })).toBe(true);
     tmux("send-keys", "-t", pane, "echo piped-$((40+2))", "Enter");
     await expect.poll(() => (fs.existsSync(out) ? fs.readFileSync(out, "utf8") : ""), { timeout: 10_000 }).toContain("piped-42");
+    expect(panePiped(pane, { socket })).toBe(true);
     expect(paneSize(pane, { socket })).toEqual({ cols: 90, rows: 20 });
     tmux("resize-window", "-t", "=p:", "-x", "101", "-y", "31");
     expect(await probePaneSize(pane, { socket })).toEqual({ cols: 101, rows: 31 });
@@ -55,5 +56,14 @@ describe("pipe-pane and the pane's size (real tmux)", () => {
     expect(paneSize(pane, { socket })).toBeNull();
     expect(await probePaneSize(pane, { socket })).toBeNull();
     expect(pipePane(pane, ["cat"], { socket })).toBe(false);
+    expect(panePiped(pane, { socket })).toBeNull();
+  });
+
+  it("notices a reader that went away (at the pane's next output)", async () => {
+    expect(tmux("new-session", "-d", "-s", "q", "--", "sh").status).toBe(0);
+    expect(pipePane("=q:", ["true"], { socket })).toBe(true);
+    tmux("send-keys", "-t", "=q:", "echo nobody reads this", "Enter");
+    await expect.poll(() => panePiped("=q:", { socket }), { timeout: 10_000 }).toBe(false);
+    tmux("kill-session", "-t", "=q");
   });
 });

@@ -77,6 +77,12 @@ export function pipePane(target: string, command: readonly string[], opts: TmuxO
   return run(["pipe-pane", "-O", "-o", "-t", target, line], opts).status === 0;
 }
 
+/** Is tmux still piping the pane (its reader has not gone away)? Null if tmux cannot say. */
+export function panePiped(target: string, opts: TmuxOptions = {}): boolean | null {
+  const result = run(["display-message", "-p", "-t", target, "#{pane_pipe}"], opts);
+  return result.status === 0 ? result.stdout.trim() === "1" : null;
+}
+
 const PANE_SIZE_FORMAT = "#{pane_width}x#{pane_height}";
 
 /** The pane's size, or null if tmux cannot say (the pane or its server is gone). */

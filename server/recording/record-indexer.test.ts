@@ -1,0 +1,63 @@
+// The live indexer's pace: a turn takes in at most its share of the recording, in whole lines (a line
+// longer than the share whole), and turn by turn it reaches the same transcript as one pass.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyMigrations } from "../db/migrate.ts";
+import { openDatabase } from "../db/client.ts";
+import { encodeEvent, encodeHeader } from "./asciicast.ts";
+import { deriveTranscript, RecordIndexer } from "./record-indexer.ts";
+import { readTranscriptCache } from "./record-files.ts";
+import { SearchIndex } from "./search-index.ts";
+import { transcriptText } from "./transcript.ts";
+
+describe("RecordIndexer.advance", () => {
+  it("takes in at most maxBytes a turn, in whole lines, and ends where one pass ends", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
+    applyMigrations(path.join(dataDir, "studyloop.db"));
+    const db = openDatabase(path.join(dataDir, "studyloop.db"));
+    const id = crypto.randomUUID();
+    await db.studySession.create({ data: { id, topic: "pace", energy: 5, agent: "tutor", transport: "pty", status: "live" } });
+    const dir = path.join(dataDir, "sessions", id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "session.cast");
+    const lines = [encodeHeader({ version: 2, width: 40, height: 5, timestamp: 0 })];
+    for (let i = 1; i <= 300; i++) lines.push(encodeEvent({ time: i / 10, code: "o", data: `line ${i}\r\n` }));
+    lines.push(encodeEvent({ time: 31, code: "o", data: `${"x".repeat(3_000)}\r\n` })); // longer than a turn's share
+    lines.push(encodeEvent({ time: 32, code: "o", data: "clear follows\r\n\x1b[H\x1b[2J" }));
+    fs.writeFileSync(file, lines.join(""));
+    const size = fs.statSync(file).size;
+
+    const indexer = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined);
+    const state = indexer.live(id, file, 0);
+    const offsets: number[] = [];
+    while (state.offset < size && offsets.length < 1_000) {
+      const before = state.offset;
+      await indexer.advance(state, size, 1_000);
+      expect(state.offset).toBeGreaterThan(before);
+      offsets.push(state.offset);
+    }
+    const steps = offsets.map((o, i) => o - (offsets[i - 1] ?? 0));
+    expect(steps.filter((s) => s > 1_000)).toHaveLength(1); // only the long line, whole
+    expect(
+      offsets.every(
+        (o) =>
+          o === size ||
+          fs
+            .readFileSync(file)
+            .subarray(o - 1, o)
+            .toString() === "\n",
+      ),
+    ).toBe(true);
+    await indexer.finish(state);
+    // Turn by turn, the same transcript as one pass over the whole recording, all of it searchable.
+    const segments = readTranscriptCache(dir, size);
+    expect(segments).toEqual((await deriveTranscript(file))!.segments);
+    expect(transcriptText(segments!)).toContain("line 150\nline 151");
+    expect(transcriptText(segments!)).toContain("clear follows");
+    expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { contains: "line 299" } } })).toBe(1);
+    await db.$disconnect();
+  });
+});
