@@ -1,9 +1,13 @@
-// `studyloop _record-pane`: what tmux's pipe-pane runs for a CLI session (started by `_tmux-run`). It
-// reads the pane's output on stdin and keeps the session's learning record (recording/pane-recorder.ts)
-// until the pane closes. Internal: not listed in --help.
+// `studyloop _record-pane`: what tmux's pipe-pane runs for a CLI session (set up by `studyloop study`
+// right after tmux started it, so the recorder loads while `_tmux-run` does). It reads the pane's
+// output on stdin and keeps the session's learning record (recording/pane-recorder.ts) until the pane
+// closes. Internal: not listed in --help.
 import type { Db } from "../db/client.ts";
 import { PaneRecorder } from "../recording/pane-recorder.ts";
-import { probePaneSize } from "../transports/tmux/tmux-control.ts";
+import path from "node:path";
+import { PROJECT_ROOT } from "../config/paths.ts";
+import { sessionDir } from "../recording/record-files.ts";
+import { paneId, pipePane, probePaneSize, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
@@ -75,4 +79,29 @@ async function endReason(db: Db, id: string): Promise<string | null> {
     if (row?.endedAt || Date.now() > deadline) return row?.endReason ?? null;
     await new Promise((r) => setTimeout(r, END_REASON_POLL_MS));
   }
+}
+
+/**
+ * Has tmux pipe the new session's pane into `_record-pane` (its errors into the session folder's
+ * recorder.log). False when nothing records it (recording off, or tmux refused).
+ */
+export function startPaneRecorder(sessionId: string, muxSession: string, dataDir: string, maxMb: number, tmux: TmuxOptions): boolean {
+  if (maxMb <= 0) return false;
+  const pane = paneId(`=${muxSession}:`, tmux);
+  if (!pane) return false;
+  const command = [
+    process.execPath,
+    path.join(PROJECT_ROOT, "bin", "studyloop.js"),
+    "_record-pane",
+    "--session",
+    sessionId,
+    "--pane",
+    pane,
+    "--data-dir",
+    dataDir,
+    "--max-mb",
+    String(maxMb),
+    ...(tmux.socket ? ["--tmux-socket", tmux.socket] : []),
+  ];
+  return pipePane(pane, command, { ...tmux, stderrFile: path.join(sessionDir(dataDir, sessionId), "recorder.log") });
 }

@@ -10,7 +10,8 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
 import { cliRefusal } from "./cli-errors.ts";
-import { say } from "./output.ts";
+import { say, warn } from "./output.ts";
+import { startPaneRecorder } from "./record-pane.ts";
 
 export const studyCommand: CommandSpec = {
   name: "study",
@@ -87,6 +88,9 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
     } catch (error) {
       throw cliRefusal(error);
     }
+    if (!startPaneRecorder(started.session.id, started.muxSession, data.dataDir, data.settings.STUDYLOOP_RECORDING_MAX_MB, tmux))
+      if (data.settings.STUDYLOOP_RECORDING_MAX_MB > 0)
+        warn("This session could not be recorded (tmux refused to pipe its pane); it runs unrecorded.");
     say(`Started "${topic}" with ${agent} in tmux session ${started.muxSession}.`);
     if (o.detach) {
       say("It runs in the background: `studyloop study --resume` attaches, `studyloop study --end` ends it.");

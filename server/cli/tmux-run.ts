@@ -1,17 +1,14 @@
-// `studyloop _tmux-run`: what tmux runs for a CLI session. It has tmux pipe the pane into a recorder
-// (`_record-pane`: the learning record), runs the agent in the pane, keeps the row's heartbeat fresh
-// (so a tmux-gone session ends at the last moment it was alive), saves the pane as the transcript, and
-// records the agent's exit. Internal: not listed in --help.
+// `studyloop _tmux-run`: what tmux runs for a CLI session. It waits (bounded) for the pane's recorder
+// (`_record-pane`, the learning record, set up by `studyloop study`), runs the agent in the pane, keeps
+// the row's heartbeat fresh (so a tmux-gone session ends at the last moment it was alive), saves the
+// pane as the transcript, and records the agent's exit. Internal: not listed in --help.
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
-import { loadSettings } from "../config/settings.ts";
 import { sessionDir } from "../recording/record-files.ts";
 import { recorderRunning } from "../recording/recorder-lock.ts";
 import { SessionStore } from "../sessions/session-store.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
-import { capturePane, panePiped, pipePane, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
+import { capturePane, panePiped, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
 import { openLocalData } from "./local-data.ts";
@@ -28,14 +25,12 @@ export const tmuxRunCommand: CommandSpec = {
 };
 
 /** How long the agent waits for its recorder to start (ms): its first screen is recorded, in time. */
-const RECORDER_READY_MS = 20_000;
+const RECORDER_READY_MS = 10_000;
 
 export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(tmuxRunCommand, argv);
   const id = parsed.options.session as string | undefined;
   if (!id) throw new UsageError("--session is required.");
-  // First, so the recorder starts while this process opens the database.
-  const recording = startRecorder(id, resolveDataDir(parsed.options["data-dir"] as string | undefined));
   const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
   const store = new SessionStore(data.db, data.reads);
   const row = await store.byId(id);
@@ -47,7 +42,9 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   }
   const pane = process.env.TMUX_PANE;
   const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
-  if (recording && pane) await recorderReady(recording, pane, tmux);
+  // `studyloop study` had tmux pipe this pane into the recorder as it started it: its first screen is
+  // recorded in time once the recorder is ready.
+  if (pane && panePiped(pane, tmux)) await recorderReady(sessionDir(data.dataDir, id), pane, tmux);
   const child = spawn(data.agents.resolveExecutable(agent.command) ?? agent.command, [...agent.args], {
     stdio: "inherit",
     // Like a web session's agent: `studyloop park` and `topic` on its PATH. With no server URL they
@@ -101,36 +98,6 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   }
   await data.close();
   return exitCode;
-}
-
-/**
- * Has tmux pipe this pane's output into `studyloop _record-pane` (its errors into the session folder's
- * recorder.log). Returns the folder whose recorder lock says it is ready; null when nothing records.
- */
-function startRecorder(sessionId: string, dataDir: string): string | null {
-  const pane = process.env.TMUX_PANE;
-  const settings = loadSettings();
-  const maxMb = settings.STUDYLOOP_RECORDING_MAX_MB;
-  if (!pane || maxMb <= 0) return null;
-  const tmux: TmuxOptions = { socket: settings.STUDYLOOP_TMUX_SOCKET };
-  const dir = sessionDir(dataDir, sessionId);
-  const command = [
-    process.execPath,
-    path.join(PROJECT_ROOT, "bin", "studyloop.js"),
-    "_record-pane",
-    "--session",
-    sessionId,
-    "--pane",
-    pane,
-    "--data-dir",
-    dataDir,
-    "--max-mb",
-    String(maxMb),
-    ...(tmux.socket ? ["--tmux-socket", tmux.socket] : []),
-  ];
-  if (pipePane(pane, command, { ...tmux, stderrFile: path.join(dir, "recorder.log") })) return dir;
-  warn("The session could not be recorded: tmux refused to pipe the pane. It runs unrecorded.");
-  return null;
 }
 
 /**

@@ -77,6 +77,13 @@ export function pipePane(target: string, command: readonly string[], opts: TmuxO
   return run(["pipe-pane", "-O", "-o", "-t", target, line], opts).status === 0;
 }
 
+/** The id ("%3") of the target's active pane, or null if tmux cannot say. */
+export function paneId(target: string, opts: TmuxOptions = {}): string | null {
+  const result = run(["display-message", "-p", "-t", target, "#{pane_id}"], opts);
+  const id = result.stdout.trim();
+  return result.status === 0 && /^%\d+$/.test(id) ? id : null;
+}
+
 /** Is tmux still piping the pane (its reader has not gone away)? Null if tmux cannot say. */
 export function panePiped(target: string, opts: TmuxOptions = {}): boolean | null {
   const result = run(["display-message", "-p", "-t", target, "#{pane_pipe}"], opts);
