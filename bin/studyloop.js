@@ -3,13 +3,6 @@
 // `npm run build`, rebuilt here first when missing or older than its sources: scripts/server-bundle.mjs);
 // `studyloop web --dev` runs the TypeScript sources through tsx instead, for hot reload. Either way in
 // this same process, so the PID a learner or a test holds is the server's own.
-import v8 from "node:v8";
-
-// Prisma's query compiler is WebAssembly: V8 compiles it quickly (Liftoff) and then again, optimized, in
-// the background, and holds both for good. Compiled once, quickly, it holds ~40 MB less; its queries are
-// a small part of a request either way (docs/performance.md, "Memory"). Set before any is compiled.
-v8.setFlagsFromString("--liftoff-only");
-
 const argv = process.argv.slice(2);
 let main;
 if (argv[0] === "web" && argv.includes("--dev")) {

@@ -24,6 +24,7 @@ import { createNotifications } from "../notify/notifications.ts";
 import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 import { printable } from "../security/safe-text.ts";
 import { prepareNext } from "./next-app.ts";
+import { ownRoute } from "./own-routes.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -144,7 +145,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const gate = createHttpGate(access, log);
     handle = (req, res, csp) =>
       void gate.request(req, res, csp).then(
-        (cleared) => (cleared ? requestHandler(req, res) : undefined),
+        (cleared) => (cleared ? (ownRoute(req, res, runtime, log) ?? (() => requestHandler(req, res)))() : undefined),
         (error: unknown) => {
           log(
             `Request ${req.method} ${req.url} failed at the gate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
