@@ -15,6 +15,7 @@ export default defineConfig([
   prettier,
   globalIgnores([
     ".next/**",
+    "dist/**",
     "node_modules/**",
     "server/db/generated/**",
     "bench/peers/**",

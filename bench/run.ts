@@ -64,6 +64,9 @@ interface TargetResult {
   rssIdle: number;
   rssLive: number;
   rssFlood: number;
+  /** Spawn to the server saying it is ready (listening, pages prepared), and its first page request, cold. */
+  startupMs: number;
+  firstRenderMs: number;
   throughput: ThroughputResult[];
   echo: { renderedMs: number[]; parsedMs: number[] };
   ctrlC: number[];
@@ -96,6 +99,7 @@ interface Running {
 
 async function startTarget(browser: Browser, name: TargetName): Promise<Running> {
   const dir = workDir();
+  const spawned = performance.now();
   const target: Target & { dataDir?: string } =
     name === "ours"
       ? await startOurs(dir)
@@ -104,20 +108,27 @@ async function startTarget(browser: Browser, name: TargetName): Promise<Running>
         : name === "wetty"
           ? await startWetty(dir)
           : await startBare(dir);
-  log(`${name}: server pid ${target.pid} at ${target.url}`);
+  const startupMs = performance.now() - spawned;
+  log(`${name}: server pid ${target.pid} at ${target.url}, ready in ${startupMs.toFixed(0)} ms`);
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ path: path.join(BENCH, "lib", "probe.js") });
   if (target.dataDir) {
     seedEndedSessions(target.dataDir);
     log(`${name}: seeded ${SEEDED_SESSIONS} ended sessions`);
   }
+  // The first request of the terminal page after start: what the server loads on demand, cold.
+  const warming = performance.now();
   await target.warm();
+  const firstRenderMs = performance.now() - warming;
+  log(`${name}: first page render (cold) ${firstRenderMs.toFixed(0)} ms`);
   const result: TargetResult = {
     cols: 0,
     rows: 0,
     rssIdle: 0,
     rssLive: 0,
     rssFlood: 0,
+    startupMs,
+    firstRenderMs,
     throughput: [],
     echo: { renderedMs: [], parsedMs: [] },
     ctrlC: [],
@@ -254,6 +265,9 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const idle = pick((t) => mb(t.rssIdle));
   const live = pick((t) => mb(t.rssLive));
   const flood = pick((t) => mb(t.rssFlood));
+  const floodGrowth = pick((t) => mb(t.rssFlood - t.rssLive));
+  const startup = pick((t) => t.startupMs);
+  const firstRender = pick((t) => t.firstRenderMs);
   const sEndedRps = pick((t) => t.stateEnded?.perSecond);
   const sEndedP99 = pick((t) => t.stateEnded?.p99Ms);
   const sLiveRps = pick((t) => t.stateLive?.perSecond);
@@ -335,8 +349,31 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
     },
     { figure: "4. reattach snapshot size", unit: "KB", ...raSize, na: { wetty: noSnapshot, bare: noSnapshot } },
     { figure: "5. server RSS, idle", unit: "MB", ...idle },
-    { figure: "5. server RSS, one live session", unit: "MB", ...live },
+    {
+      figure: "5. server RSS, one live session",
+      unit: "MB",
+      ...live,
+      goal: { text: "<= 150 MB", met: live.ours === null ? null : live.ours <= 150 },
+    },
     { figure: "5. server RSS, peak during the flood", unit: "MB", ...flood },
+    {
+      figure: "5. server RSS, what the flood adds (peak - live; ours records it)",
+      unit: "MB",
+      ...floodGrowth,
+      goal: { text: "<= 50 MB", met: floodGrowth.ours === null ? null : floodGrowth.ours <= 50 },
+    },
+    {
+      figure: "5. start-up: spawn to ready (listening, pages prepared)",
+      unit: "ms",
+      ...startup,
+      goal: { text: "<= 1500 ms", met: below(startup.ours, 1500.001) },
+    },
+    {
+      figure: "5. first page render, cold (first GET of the terminal page after start)",
+      unit: "ms",
+      ...firstRender,
+      goal: { text: "<= 300 ms", met: below(firstRender.ours, 300.001) },
+    },
     {
       figure: `6. GET /api/session/state, ${SEEDED_SESSIONS} ended, none live: throughput at ${STATE_CONCURRENCY} connections`,
       unit: "req/s",

@@ -46,7 +46,7 @@ export async function startProcess(
             resolve(ready.url);
             return;
           } catch {
-            await sleep(100);
+            await sleep(20);
           }
         }
       };

@@ -6,7 +6,7 @@ import path from "node:path";
 
 /** What the build is made of, relative to the project root: folders are walked, files read. */
 export const BUILD_INPUTS = ["app", "server", "public", "next.config.ts", "tsconfig.json", "package.json", "package-lock.json"] as const;
-/** Never part of a page: tests, and the CLI (run from source by tsx). */
+/** Never part of a page: tests, and the CLI (compiled with the server instead: scripts/server-bundle.mjs). */
 const NOT_BUILT = /(\.test\.tsx?$|(^|\/)server\/cli\/)/;
 
 export interface FsPort {

@@ -3,7 +3,6 @@
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import next from "next";
 import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
 import type { Settings } from "../config/settings.ts";
 import { applyMigrations } from "../db/migrate.ts";
@@ -24,6 +23,8 @@ import { SocketGuard } from "../security/socket-guard.ts";
 import { createNotifications } from "../notify/notifications.ts";
 import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 import { printable } from "../security/safe-text.ts";
+import { prepareNext } from "./next-app.ts";
+import { ownRoute } from "./own-routes.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -139,13 +140,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     setRuntime(runtime);
 
     (process.env as Record<string, string>).NODE_ENV = options.dev ? "development" : "production";
-    const app = next({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port, turbopack: true });
-    await app.prepare();
+    const app = await prepareNext({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port });
     const requestHandler = app.getRequestHandler();
     const gate = createHttpGate(access, log);
     handle = (req, res, csp) =>
       void gate.request(req, res, csp).then(
-        (cleared) => (cleared ? requestHandler(req, res) : undefined),
+        (cleared) => (cleared ? (ownRoute(req, res, runtime, log) ?? (() => requestHandler(req, res)))() : undefined),
         (error: unknown) => {
           log(
             `Request ${req.method} ${req.url} failed at the gate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

@@ -4,8 +4,12 @@
 // kept in the data directory, readable by the learner only (0600).
 import fs from "node:fs";
 import path from "node:path";
-import webpush from "web-push";
+import { createRequire } from "node:module";
+import type WebPush from "web-push";
 import { z } from "zod";
+
+/** The library, loaded on first use (making keys, sending): memory an idle server without push devices need not hold. */
+const webpush = (): typeof WebPush => createRequire(import.meta.url)("web-push") as typeof WebPush;
 
 export const VAPID_FILE_NAME = "vapid.json";
 /** Required by VAPID (RFC 8292 §2.1): a contact for the push service; nobody is mailed. */
@@ -32,7 +36,7 @@ export function loadVapidKeys(dataDir: string): VapidKeys {
         { cause: error },
       );
   }
-  const keys = webpush.generateVAPIDKeys();
+  const keys = webpush().generateVAPIDKeys();
   // wx: two servers starting at once cannot both write; the loser reads the winner's keys.
   try {
     fs.writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600, flag: "wx" });
@@ -59,7 +63,7 @@ export class WebPushChannel {
   }
 
   async send(target: PushTarget, payload: unknown, urgency: "high" | "normal" | "low", topic?: string): Promise<PushResult> {
-    const details = webpush.generateRequestDetails(
+    const details = webpush().generateRequestDetails(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       JSON.stringify(payload),
       {

@@ -6,7 +6,6 @@ import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import os from "node:os";
-import QRCode from "qrcode";
 import { z } from "zod";
 import { plainText } from "./plain-text-schema.ts";
 import type { Db } from "../db/client.ts";
@@ -386,14 +385,17 @@ export function guessDeviceName(userAgent: string | undefined): string {
   return browser ? `${device} (${browser})` : device;
 }
 
+/** The QR code library, loaded when a code is first drawn: pairing is rare, the server's memory constant. */
+const qrcode = async () => (await import("qrcode")).default;
+
 /** A QR code of a link, as an SVG document (the dashboard shows it as an image). */
-export function qrSvg(text: string): Promise<string> {
-  return QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+export async function qrSvg(text: string): Promise<string> {
+  return (await qrcode()).toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
 }
 
 /** A QR code of a link for a terminal, two rows of modules per line. */
-export function qrTerminal(text: string): Promise<string> {
-  return QRCode.toString(text, { type: "terminal", small: true, errorCorrectionLevel: "L" });
+export async function qrTerminal(text: string): Promise<string> {
+  return (await qrcode()).toString(text, { type: "terminal", small: true, errorCorrectionLevel: "L" });
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

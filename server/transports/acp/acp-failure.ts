@@ -84,3 +84,18 @@ function errorParts(error: unknown): { message: string; code?: number; data?: un
 function clip(text: string): string {
   return text.length > DATA_MAX_CHARS ? `${text.slice(0, DATA_MAX_CHARS)}…` : text;
 }
+
+/**
+ * The agent broke the protocol or could not start: the message is for the learner. Here, not in
+ * acp-session.ts, so that recognising one does not load the protocol's SDK (acp-transport.ts loads it
+ * when a chat session starts).
+ */
+export class AcpFailure extends Error {
+  constructor(
+    message: string,
+    /** The agent's own refusal, when it gave one: its message, data and sign-in methods. */
+    readonly details?: AgentFailureDetails,
+  ) {
+    super(message);
+  }
+}

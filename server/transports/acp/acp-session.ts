@@ -6,10 +6,12 @@ import crypto from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection } from "@agentclientprotocol/sdk";
 import type { ContentBlock, InitializeResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
-import { describeAgentError, failureSentence, readSignInMethods, type AgentFailureDetails, type SignInMethod } from "./acp-failure.ts";
+import { AcpFailure, describeAgentError, failureSentence, readSignInMethods, type SignInMethod } from "./acp-failure.ts";
 import { ACP_LIMITS, type AcpEventKind, type AcpEventRecord } from "./acp-events.ts";
 import { ATTACHMENT_LIMITS, contentBlock, readAttachment, type PromptSupport, type StoredAttachment } from "./attachments.ts";
 import { ProtocolLineGuard } from "./protocol-line-guard.ts";
+
+export { AcpFailure };
 
 export interface AcpSpawnOptions {
   readonly command: string;
@@ -25,17 +27,6 @@ export interface AcpSpawnOptions {
   readonly cancelGraceMs?: number;
   /** How to sign in to this agent, shown when it refuses for want of credentials. */
   readonly signInHint?: string;
-}
-
-/** The agent broke the protocol or could not start: the message is for the learner. */
-export class AcpFailure extends Error {
-  constructor(
-    message: string,
-    /** The agent's own refusal, when it gave one: its message, data and sign-in methods. */
-    readonly details?: AgentFailureDetails,
-  ) {
-    super(message);
-  }
 }
 
 /** What the agent said about itself at initialize; recorded as the first event of the chat. */

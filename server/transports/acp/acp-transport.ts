@@ -1,7 +1,7 @@
 // An ACP agent as a LiveTransport: AcpSession (the connection) and AcpFanout (its viewers), with
 // each event stored in arrival order before it reaches a viewer (persist, then publish).
 import { tailLines, type LiveTransport, type TransportExit } from "../live-transport.ts";
-import { AcpSession, type AcpSpawnOptions } from "./acp-session.ts";
+import type { AcpSession, AcpSpawnOptions } from "./acp-session.ts";
 import { AcpFanout } from "./acp-fanout.ts";
 import type { AcpEventRecord } from "./acp-events.ts";
 
@@ -28,6 +28,8 @@ export class AcpTransport implements LiveTransport {
   /** Spawns the agent and completes the handshake, or throws (after the writes so far are stored). */
   static async start(sessionId: string, opts: AcpSpawnOptions, eventLog: AcpEventLog, log: (line: string) => void): Promise<AcpTransport> {
     const transport = new AcpTransport(sessionId, eventLog, log);
+    // Loaded with the first chat session: the protocol's SDK is memory an idle server need not hold.
+    const { AcpSession } = await import("./acp-session.ts");
     try {
       transport.session = await AcpSession.start({ ...opts, record: (event) => transport.record(event) });
     } finally {

@@ -7,34 +7,13 @@ import { exactSerializer, type ExactSerializer } from "./exact-snapshot.ts";
 import { previewScreen, type ScreenPreview } from "./screen-preview.ts";
 import { TerminalExtras, type TerminalColours } from "./terminal-extras.ts";
 import { DEFAULT_TERMINAL_COLOURS } from "./terminal-colours.ts";
+import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./mirror-contract.ts";
 
 // Under Node ESM this CommonJS package only has a default export (see STACK-NOTES "xterm on the server").
 const { Terminal } = headless;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
 
-export const MirrorLimits = {
-  /** Lines of scrollback kept above the screen; the snapshot (and transcript) holds at most this many. */
-  SCROLLBACK_LINES: 10_000,
-} as const;
-
-export interface MirrorSnapshot {
-  /** Escape sequences that rebuild the buffer and cursor when written into a fresh terminal of this size. */
-  readonly data: string;
-  readonly cols: number;
-  readonly rows: number;
-}
-
-export interface SerializeOptions {
-  /** Leave out terminal modes (mouse, focus, bracketed paste...): for transcripts of ended sessions. */
-  readonly excludeModes?: boolean;
-}
-
-export class MirrorDisposedError extends Error {
-  override readonly name = "MirrorDisposedError";
-  constructor() {
-    super("Could not read the terminal mirror: it has been disposed");
-  }
-}
+export { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./mirror-contract.ts";
 
 /**
  * Writes are parsed asynchronously and in order; a callback given to `write` runs right after that
