@@ -28,7 +28,10 @@ function runScript(dir, event, log) {
   return new Promise((resolve) => {
     // The project downloads nothing but npm packages: prebuild-install (better-sqlite3) is told to build from source.
     const env = { ...process.env, npm_config_build_from_source: "true" };
-    const child = spawn("npm", ["run-script", event], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    // The npm that runs this install (npm_execpath), so the package's scripts see the same npm and node-gyp.
+    const npm = process.env.npm_execpath;
+    const [command, args] = npm ? [process.execPath, [npm, "run-script", event]] : ["npm", ["run-script", event]];
+    const child = spawn(command, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.on("error", (error) => {
@@ -79,7 +82,7 @@ const results = await Promise.all(pending.map((m) => build(m).finally(() => buil
 clearInterval(heartbeat);
 if (results.includes(false)) {
   console.error(
-    "\nStudyLoop needs python3, make and g++ to compile these (Debian/Ubuntu: apt-get install -y python3 make g++);\n" +
+    "\nMost often a missing python3, make or g++ is the cause (Debian/Ubuntu: apt-get install -y python3 make g++):\n" +
       "see the README's Prerequisites, then run npm install again.",
   );
   process.exit(1);
