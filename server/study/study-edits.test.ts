@@ -34,8 +34,8 @@ describe("StudyEdits on a real database", () => {
       return [row.winCount, row.struggleCount];
     };
 
-    const first = await study.mark({ topic: "closures", status: "win" }, "user", session.id);
-    const second = await study.mark({ topic: "hoisting", status: "win" }, "user", session.id);
+    const first = await study.mark({ topic: "closures", status: "win" }, "learner", session.id);
+    const second = await study.mark({ topic: "hoisting", status: "win" }, "learner", session.id);
     expect(await counts()).toEqual([2, 0]);
 
     await study.edits.editMark(first.id, { status: "struggling", note: "not yet" });
