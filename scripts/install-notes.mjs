@@ -1,21 +1,12 @@
 #!/usr/bin/env node
-// What `npm install` is doing, said before the quiet minutes and after (package.json's preinstall
-// and postinstall). Plain Node: it runs before any dependency is installed.
+// The last lines of `npm install` (package.json's postinstall): what to do next, and why npm's one
+// remaining warning on Node 20 can be ignored. Plain Node: it may only use what Node ships.
 const [major] = process.versions.node.split(".").map(Number);
-const when = process.argv[2];
-if (when === "before") {
-  console.log(
-    [
-      "StudyLoop: installing. npm compiles two native modules from source (node-pty for the terminal,",
-      "better-sqlite3 for the database): expect 1 to 3 quiet minutes.",
-      ...(major < 22
-        ? [
-            `On Node ${major}, npm warns "EBADENGINE ... @prisma/streams-local": that package serves \`prisma dev\`,`,
-            "which StudyLoop never runs; the warning is harmless (README, Prerequisites).",
-          ]
-        : []),
-    ].join("\n"),
+const lines = ["StudyLoop is installed. Start it with: npm run web   (the first start builds the pages, about a minute)"];
+if (major < 22) {
+  lines.push(
+    `On Node ${major}, npm warned "EBADENGINE ... @prisma/streams-local" above: that package serves only \`prisma dev\`,`,
+    "which StudyLoop never runs, so the warning is harmless (README, Prerequisites).",
   );
-} else {
-  console.log("StudyLoop is installed. Start it with: npm run web   (the first start builds the pages, about a minute)");
 }
+console.log(lines.join("\n"));

@@ -10,7 +10,12 @@ export function ServerAway({ since, live }: { since: number | null; live: boolea
       <strong>StudyLoop is not reachable since {at}</strong>
       {live ? ": your session may have ended. " : ". "}
       This page stopped counting and will show what happened as soon as the server is back.
-      {live ? " If you stopped StudyLoop yourself, start it again with `studyloop web`." : ""}
+      {live ? (
+        <>
+          {" "}
+          If you stopped StudyLoop yourself, start it again with <code>npm run web</code> in its folder.
+        </>
+      ) : null}
     </div>
   );
 }

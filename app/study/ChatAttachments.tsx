@@ -1,7 +1,7 @@
 "use client";
 // Photos (the phone's camera) and files for the next chat message: offered only when the agent
 // accepts them, uploaded at once to the session folder, shown before sending, sent by name.
-import { useRef } from "react";
+import { useRef, type ReactNode } from "react";
 import { attachmentUrl } from "../components/markdown";
 
 export interface Pending {
@@ -35,6 +35,9 @@ async function upload(sessionId: string, file: File, update: Update): Promise<vo
   }
 }
 
+const IMAGE_TYPES = "image/jpeg,image/png,image/gif,image/webp";
+const FILE_TYPES = ".txt,.md,.py,.js,.ts,.csv,.json,.pdf,text/plain,application/pdf";
+
 export function AttachButtons({
   sessionId,
   accepts,
@@ -46,54 +49,74 @@ export function AttachButtons({
   disabled: boolean;
   onChange: Update;
 }) {
-  const photo = useRef<HTMLInputElement>(null);
-  const file = useRef<HTMLInputElement>(null);
   if (!accepts.image && !accepts.file) return null;
-  const picked = (input: HTMLInputElement | null) => {
-    for (const f of Array.from(input?.files ?? [])) void upload(sessionId, f, onChange);
-    if (input) input.value = "";
+  const uploadAll = (files: readonly File[]) => {
+    for (const f of files) void upload(sessionId, f, onChange);
   };
   return (
     <span className="attach-buttons">
       {accepts.image ? (
-        <>
-          <button
-            type="button"
-            onClick={() => photo.current?.click()}
-            disabled={disabled}
-            aria-label="Attach a photo"
-            title="Attach a photo"
-          >
-            <CameraIcon />
-          </button>
-          <input
-            ref={photo}
-            type="file"
-            accept="image/jpeg,image/png,image/gif,image/webp"
-            capture="environment"
-            hidden
-            data-testid="attach-photo"
-            onChange={(e) => picked(e.currentTarget)}
-          />
-        </>
+        <AttachPicker
+          label="Attach a photo"
+          icon={<CameraIcon />}
+          accept={IMAGE_TYPES}
+          camera
+          testId="attach-photo"
+          disabled={disabled}
+          onFiles={uploadAll}
+        />
       ) : null}
-      <button type="button" onClick={() => file.current?.click()} disabled={disabled} aria-label="Attach a file" title="Attach a file">
-        <ClipIcon />
-      </button>
-      <input
-        ref={file}
-        type="file"
-        accept={[
-          accepts.image ? "image/jpeg,image/png,image/gif,image/webp" : "",
-          accepts.file ? ".txt,.md,.py,.js,.ts,.csv,.json,.pdf,text/plain,application/pdf" : "",
-        ]
-          .filter(Boolean)
-          .join(",")}
-        hidden
-        data-testid="attach-file"
-        onChange={(e) => picked(e.currentTarget)}
+      <AttachPicker
+        label="Attach a file"
+        icon={<ClipIcon />}
+        accept={[accepts.image ? IMAGE_TYPES : "", accepts.file ? FILE_TYPES : ""].filter(Boolean).join(",")}
+        testId="attach-file"
+        disabled={disabled}
+        onFiles={uploadAll}
       />
     </span>
+  );
+}
+
+/** A button that opens the system's file picker (the camera first, with `camera`), and the hidden input behind it. */
+function AttachPicker({
+  label,
+  icon,
+  accept,
+  camera = false,
+  testId,
+  disabled,
+  onFiles,
+}: {
+  label: string;
+  icon: ReactNode;
+  accept: string;
+  camera?: boolean;
+  testId: string;
+  disabled: boolean;
+  onFiles: (files: readonly File[]) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => input.current?.click()} disabled={disabled} aria-label={label} title={label}>
+        {icon}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        capture={camera ? "environment" : undefined}
+        hidden
+        data-testid={testId}
+        onChange={(e) => {
+          const picked = e.currentTarget;
+          onFiles(Array.from(picked.files ?? []));
+          // Cleared so that picking the same file again uploads it again.
+          picked.value = "";
+        }}
+      />
+    </>
   );
 }
 
@@ -125,25 +148,7 @@ export function PendingAttachments({
 }
 
 // Drawn here rather than as emoji: not every phone or browser has an emoji font.
-function CameraIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinejoin="round"
-    >
-      <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
-      <circle cx="12" cy="13" r="3.5" />
-    </svg>
-  );
-}
-
-function ClipIcon() {
+function LineIcon({ children }: { children: ReactNode }) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -154,8 +159,22 @@ function ClipIcon() {
       stroke="currentColor"
       strokeWidth="2"
       strokeLinecap="round"
+      strokeLinejoin="round"
     >
-      <path d="M8 12.5l6.5-6.5a3 3 0 0 1 4.2 4.2l-8.3 8.3a5 5 0 0 1-7-7L11 4" />
+      {children}
     </svg>
   );
 }
+
+const CameraIcon = () => (
+  <LineIcon>
+    <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
+    <circle cx="12" cy="13" r="3.5" />
+  </LineIcon>
+);
+
+const ClipIcon = () => (
+  <LineIcon>
+    <path d="M8 12.5l6.5-6.5a3 3 0 0 1 4.2 4.2l-8.3 8.3a5 5 0 0 1-7-7L11 4" />
+  </LineIcon>
+);

@@ -1,7 +1,7 @@
 "use client";
 // The live feed beside the tutor: topic marks and parked thoughts, newest first, as they are written
 // (by the learner or by the agent), on every open page. Each can be corrected or taken back.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { MarkView, ParkedView } from "@/common/study/study-view";
 import { MARK_STATUSES, markWord, type MarkStatus } from "@/common/study/study-view";
 import { send } from "../components/study-live";
@@ -35,38 +35,25 @@ function MarkEntry({ mark: m }: { mark: MarkView }) {
   const { error, run } = useAction();
   if (editing) {
     return (
-      <li data-status={m.status}>
-        <form
-          className="stack feed-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(() => send(`/api/session/topics/${m.id}`, { status, note: note.trim() || null }, "PATCH")).then(
-              (ok) => ok && setEditing(false),
-            );
-          }}
-        >
-          <strong>{m.topic}</strong>
-          <label htmlFor={`mark-status-${m.id}`}>How is it going?</label>
-          <select id={`mark-status-${m.id}`} value={status} onChange={(e) => setStatus(e.target.value as MarkStatus)}>
-            {MARK_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {markWord(s)}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={`mark-note-${m.id}`}>Note</label>
-          <input id={`mark-note-${m.id}`} type="text" maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
-          <div className="row">
-            <button type="submit" className="primary">
-              Save
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
-          <ErrorAlert error={error} />
-        </form>
-      </li>
+      <EditRow
+        status={m.status}
+        error={error}
+        onCancel={() => setEditing(false)}
+        onSave={() => run(() => send(`/api/session/topics/${m.id}`, { status, note: note.trim() || null }, "PATCH"))}
+        onSaved={() => setEditing(false)}
+      >
+        <strong>{m.topic}</strong>
+        <label htmlFor={`mark-status-${m.id}`}>How is it going?</label>
+        <select id={`mark-status-${m.id}`} value={status} onChange={(e) => setStatus(e.target.value as MarkStatus)}>
+          {MARK_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {markWord(s)}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`mark-note-${m.id}`}>Note</label>
+        <input id={`mark-note-${m.id}`} type="text" maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+      </EditRow>
     );
   }
   return (
@@ -120,27 +107,16 @@ function ParkedEntry({ item: p }: { item: ParkedView }) {
   const { error, run } = useAction();
   if (editing) {
     return (
-      <li data-status={p.status}>
-        <form
-          className="stack feed-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(() => send(`/api/parking/${p.id}`, { text }, "PATCH")).then((ok) => ok && setEditing(false));
-          }}
-        >
-          <label htmlFor={`parked-text-${p.id}`}>The thought</label>
-          <textarea id={`parked-text-${p.id}`} rows={3} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
-          <div className="row">
-            <button type="submit" className="primary">
-              Save
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
-          <ErrorAlert error={error} />
-        </form>
-      </li>
+      <EditRow
+        status={p.status}
+        error={error}
+        onCancel={() => setEditing(false)}
+        onSave={() => run(() => send(`/api/parking/${p.id}`, { text }, "PATCH"))}
+        onSaved={() => setEditing(false)}
+      >
+        <label htmlFor={`parked-text-${p.id}`}>The thought</label>
+        <textarea id={`parked-text-${p.id}`} rows={3} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
+      </EditRow>
     );
   }
   return (
@@ -162,6 +138,46 @@ function ParkedEntry({ item: p }: { item: ParkedView }) {
         />
       </div>
       <ErrorAlert error={error} />
+    </li>
+  );
+}
+
+/** A feed entry while it is being corrected: its fields, Save and Cancel, and the refusal if any. */
+function EditRow({
+  status,
+  error,
+  onSave,
+  onSaved,
+  onCancel,
+  children,
+}: {
+  status: string;
+  error: string | null;
+  onSave: () => Promise<boolean>;
+  onSaved: () => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <li data-status={status}>
+      <form
+        className="stack feed-edit"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onSave().then((ok) => ok && onSaved());
+        }}
+      >
+        {children}
+        <div className="row">
+          <button type="submit" className="primary">
+            Save
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+        <ErrorAlert error={error} />
+      </form>
     </li>
   );
 }

@@ -171,7 +171,7 @@ export function TerminalConsole({
     const input = term.onData((data) => keys.typed(data));
     // Mouse reports in the default (X10) encoding: bytes, not text.
     const binary = term.onBinary((data) => socket.emit("terminal:input", { sessionId: id, data, binary: true }));
-    const stopPhone = supportPhone(frame.current, socket);
+    const stopPhone = supportPhone(socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
     term.focus();

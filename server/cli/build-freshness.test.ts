@@ -28,6 +28,7 @@ describe("buildVerdict", () => {
     ["built after every source", { "app/page.tsx": 100, "server/x.ts": 150, ".next/BUILD_ID": 200 }, "fresh"],
     ["a page changed since", { "app/page.tsx": 300, ".next/BUILD_ID": 200 }, "stale"],
     ["a server module changed since", { "server/study/timer.ts": 300, ".next/BUILD_ID": 200 }, "stale"],
+    ["a browser-safe common/ module changed since", { "common/timer.ts": 300, ".next/BUILD_ID": 200 }, "stale"],
     ["the lockfile changed since (npm install)", { "package-lock.json": 300, ".next/BUILD_ID": 200 }, "stale"],
     ["a public icon changed since", { "public/icon-192.png": 300, ".next/BUILD_ID": 200 }, "stale"],
     ["only a test changed", { "app/x.test.ts": 300, "app/page.tsx": 100, ".next/BUILD_ID": 200 }, "fresh"],

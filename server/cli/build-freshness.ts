@@ -5,7 +5,16 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** What the build is made of, relative to the project root: folders are walked, files read. */
-export const BUILD_INPUTS = ["app", "server", "public", "next.config.ts", "tsconfig.json", "package.json", "package-lock.json"] as const;
+export const BUILD_INPUTS = [
+  "app",
+  "common",
+  "server",
+  "public",
+  "next.config.ts",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+] as const;
 /** Never part of a page: tests, and the CLI (compiled with the server instead: scripts/server-bundle.mjs). */
 const NOT_BUILT = /(\.test\.tsx?$|(^|\/)server\/cli\/)/;
 

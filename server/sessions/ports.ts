@@ -11,8 +11,12 @@ export interface StudySessionWrites {
     expected: { id: string; pausedAt: Date | null; nudgesShown: string },
     data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
   ): Promise<boolean>;
-  /** Counts a win or a struggle, inside the transaction that writes the mark. */
-  countMark(tx: Prisma.TransactionClient, id: string, status: string): Promise<void>;
+  /**
+   * Moves the session's win and struggle counts as one of its marks goes from `before` to `after`
+   * (null: no mark; a new mark has no before, a mark taken back no after), inside the transaction that
+   * writes the mark.
+   */
+  countMark(tx: Prisma.TransactionClient, id: string, before: string | null, after: string | null): Promise<void>;
 }
 
 export interface SessionReader {

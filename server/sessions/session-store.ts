@@ -15,6 +15,13 @@ import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
 import type { StudySessionWrites } from "./ports.ts";
 import { HistoryAggregateStore } from "./history-aggregates.ts";
 
+/** How a session's win and struggle counts move when a mark goes from `before` to `after` (null: none). */
+export function countDelta(before: string | null, after: string | null): { winCount: number; struggleCount: number } {
+  const of = (status: string | null) => ({ winCount: status === "win" ? 1 : 0, struggleCount: status === "struggling" ? 1 : 0 });
+  const [b, a] = [of(before), of(after)];
+  return { winCount: a.winCount - b.winCount, struggleCount: a.struggleCount - b.struggleCount };
+}
+
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
 
@@ -282,9 +289,13 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     return result.count === 1;
   }
 
-  async countMark(tx: Prisma.TransactionClient, id: string, status: string): Promise<void> {
-    if (status === "win") await tx.studySession.update({ where: { id }, data: { winCount: { increment: 1 } } });
-    if (status === "struggling") await tx.studySession.update({ where: { id }, data: { struggleCount: { increment: 1 } } });
+  async countMark(tx: Prisma.TransactionClient, id: string, before: string | null, after: string | null): Promise<void> {
+    const delta = countDelta(before, after);
+    if (delta.winCount === 0 && delta.struggleCount === 0) return;
+    await tx.studySession.update({
+      where: { id },
+      data: { winCount: { increment: delta.winCount }, struggleCount: { increment: delta.struggleCount } },
+    });
   }
 
   // ---- the ACP conversation (acp_events) ----------------------------------------------------------

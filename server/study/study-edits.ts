@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
 import { conflict, notFound } from "../api/api-error.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
+import type { StudySessionWrites } from "../sessions/ports.ts";
 import type { MarkStatus } from "../../common/study/study-view.ts";
 
 export interface MarkChange {
@@ -15,23 +16,17 @@ export interface MarkChange {
   readonly note?: string | null;
 }
 
-/** How a session's win and struggle counts move when a mark goes from `before` to `after` (null: none). */
-export function countDelta(before: string | null, after: string | null): { winCount: number; struggleCount: number } {
-  const of = (status: string | null) => ({ winCount: status === "win" ? 1 : 0, struggleCount: status === "struggling" ? 1 : 0 });
-  const [b, a] = [of(before), of(after)];
-  return { winCount: a.winCount - b.winCount, struggleCount: a.struggleCount - b.struggleCount };
-}
-
 export class StudyEdits {
   constructor(
     private readonly db: Db,
+    /** The session store, the only writer of study_sessions: it moves the win and struggle counts. */
+    private readonly sessions: StudySessionWrites,
     private readonly events: SessionEvents,
   ) {}
 
   async editMark(id: string, change: MarkChange): Promise<TopicMark> {
     const found = await this.liveMark(id);
     const status = change.status ?? found.status;
-    const delta = countDelta(found.status, status);
     const mark = await this.db.$transaction(async (tx) => {
       const updated = await tx.topicMark.update({
         where: { id },
@@ -41,7 +36,7 @@ export class StudyEdits {
           ...(change.note !== undefined ? { note: change.note ? change.note : null } : {}),
         },
       });
-      await this.moveCounts(tx, found.sessionId, delta);
+      await this.sessions.countMark(tx, found.sessionId, found.status, status);
       return updated;
     });
     this.events.emit("changed");
@@ -52,7 +47,7 @@ export class StudyEdits {
     const found = await this.liveMark(id);
     await this.db.$transaction(async (tx) => {
       await tx.topicMark.delete({ where: { id } });
-      await this.moveCounts(tx, found.sessionId, countDelta(found.status, null));
+      await this.sessions.countMark(tx, found.sessionId, found.status, null);
     });
     this.events.emit("changed");
   }
@@ -84,17 +79,5 @@ export class StudyEdits {
     const found = await this.db.parkedItem.findUnique({ where: { id } });
     if (!found) throw notFound("There is no such parked thought: it may have been taken back already.");
     return found;
-  }
-
-  private async moveCounts(
-    tx: Parameters<Parameters<Db["$transaction"]>[0]>[0],
-    sessionId: string,
-    delta: { winCount: number; struggleCount: number },
-  ) {
-    if (delta.winCount === 0 && delta.struggleCount === 0) return;
-    await tx.studySession.update({
-      where: { id: sessionId },
-      data: { winCount: { increment: delta.winCount }, struggleCount: { increment: delta.struggleCount } },
-    });
   }
 }

@@ -48,7 +48,7 @@ export class StudyLog {
     const log = options.log ?? ((line: string) => console.log(line));
     this.timer = new FocusTimer(db, sessions, events, options.minuteMs ?? MINUTE_MS, log);
     this.history = new StudyHistory(db, sessions, this);
-    this.edits = new StudyEdits(db, events);
+    this.edits = new StudyEdits(db, sessions.writes, events);
   }
 
   /** Starts the background work (break nudges); stop() before the database closes. */
@@ -157,7 +157,7 @@ export class StudyLog {
       const created = await tx.topicMark.create({
         data: { id: crypto.randomUUID(), sessionId: target, topic: input.topic, status: input.status, note: input.note ?? null, source },
       });
-      await this.sessions.writes.countMark(tx, target, input.status);
+      await this.sessions.writes.countMark(tx, target, null, input.status);
       return created;
     });
     this.events.study("marked", target, { id: mark.id, topic: mark.topic, status: mark.status, note: mark.note, source });
