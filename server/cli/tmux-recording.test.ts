@@ -62,6 +62,11 @@ async function study(dataDir: string, topic: string) {
   return { id: row.id!, dir: path.join(dataDir, "sessions", row.id!), pane, type, target };
 }
 
+/** vim has drawn its screen: the file's line, then its empty lines (the typed command shows neither). */
+const VIM_SHOWN = /^inside vim: \w+\s*\n~/m;
+/** vim has given the screen back: none of its empty lines is left. */
+const VIM_GONE = /^(?![\s\S]*(?:^|\n)~[ \t]*(?:\n|$))/;
+
 const readCast = (dir: string): Cast => parseCast(fs.readFileSync(path.join(dir, "session.cast"), "utf8"))!;
 const outputOf = (cast: Cast) =>
   cast.events
@@ -91,11 +96,13 @@ describe("CLI sessions in tmux are recorded", () => {
     expect(hits[0]!.id).toBe(s.id);
     expect(sessionRow(dataDir, s.id)).toMatchObject({ status: "live", recording_path: `sessions/${s.id}/session.cast` });
 
-    await s.type("printf 'inside vim: quokka\\n' > notes.txt; vim -u NONE -N notes.txt", "inside vim: quokka");
-    await s.type(":q", "", ["Enter"]);
+    // Each full-screen program is driven only once it has drawn (so it reads the keys, not the shell),
+    // and the next line is typed only once it has given the screen back.
+    await s.type("printf 'inside vim: quokka\\n' > notes.txt; vim -u NONE -N notes.txt", VIM_SHOWN);
+    await s.type(":q", VIM_GONE);
     await s.type("echo after-vim-$((2+3))", "after-vim-5");
-    await s.type("seq 1 60 | sed 's/^/lessline /' > list.txt; less list.txt", "lessline 1");
-    await s.type("q", "", []);
+    await s.type("seq 1 60 | sed 's/^/lessline /' > list.txt; less list.txt", "lessline 20");
+    await s.type("q", /^(?![\s\S]*lessline 20)/, []);
     await s.type("echo after-less-$((3+3))", "after-less-6");
     await s.type("studyloop park why does tmux keep running?", "Parked for after the session");
     await until("the parked marker", () => castMarkers(readCast(s.dir)).length === 1);
@@ -143,8 +150,8 @@ describe("CLI sessions in tmux are recorded", () => {
     // A screen is indexed once something erases it (here `clear`), a line once it scrolls off.
     await s.type("clear", /^\$ $/m);
     await until("the word to be indexed", () => indexed(dataDir, "aardwolf-42").length > 0);
-    await s.type("printf 'inside vim: okapi\\n' > notes.txt; vim -u NONE -N notes.txt", "inside vim: okapi");
-    await s.type(":q", "", ["Enter"]);
+    await s.type("printf 'inside vim: okapi\\n' > notes.txt; vim -u NONE -N notes.txt", VIM_SHOWN);
+    await s.type(":q", VIM_GONE);
     await s.type("seq 1 20000", /\n20000\n/);
     await s.type("echo last-words-$((1+1))", "last-words-2");
     // The writer flushes every 250 ms: a second after the last output, a kill loses nothing.
