@@ -36,6 +36,12 @@ const PAGE_INSTRUMENTS = () => {
     sessionStorage.setItem("__visible", v ? "1" : "0");
     document.dispatchEvent(new Event("visibilitychange"));
   };
+  // The page's hello to the notifier, seen leaving: reports after it reach a registered page.
+  const sendFrame = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === "string" && data.includes('"notify:hello"')) (window as unknown as { __helloSent: boolean }).__helloSent = true;
+    return sendFrame.call(this, data);
+  };
   const Original = window.Notification;
   window.Notification = class extends Original {
     constructor(title: string, options?: NotificationOptions) {
@@ -130,6 +136,9 @@ test.describe("notifications", () => {
 
   /** Shows or hides the laptop's page, and waits until the server has it (it writes last-seen at each edge). */
   async function setVisible(visible: boolean) {
+    // A report sent before the page's hello is dropped (the hello carries the state instead, and
+    // writes no last-seen moment): wait for the hello, as a learner's page would be long past it.
+    await page.waitForFunction(() => (window as unknown as { __helloSent?: boolean }).__helloSent === true);
     const before = lastSeen(laptopId);
     await page.evaluate((v) => (window as unknown as { __setVisible: (v: boolean) => void }).__setVisible(v), visible);
     await expect.poll(() => lastSeen(laptopId)).not.toBe(before);

@@ -122,6 +122,23 @@ describe("Notifier", () => {
     expect(push.received).toEqual([]);
   });
 
+  it("a page hidden while its hello is still being stored counts as hidden", async () => {
+    await twoDevices();
+    const n = notifications.notifier;
+    // A second laptop page says hello looking, and is hidden before its row is written.
+    const hello = n.hello("sock-laptop-2", {
+      clientId: LAPTOP,
+      deviceId: null,
+      name: "Laptop",
+      origin: "http://127.0.0.1:8567",
+      presence: looking,
+    });
+    const hide = n.presence("sock-laptop-2", hidden);
+    await Promise.all([hello, hide]);
+    await n.emit({ kind: "break-due", sessionId: "s1", key: "break-due:s1:1" });
+    expect(push.received).toHaveLength(1);
+  });
+
   it("acting on the laptop withdraws the notice on the phone, once", async () => {
     await twoDevices();
     const n = notifications.notifier;

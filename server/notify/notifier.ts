@@ -181,9 +181,15 @@ export class Notifier {
     socketId: string,
     hello: { clientId: string; deviceId: string | null; name: string; origin: string; presence: PagePresence },
   ): Promise<Welcome> {
-    const row = await this.deps.store.hello(hello.clientId, { deviceId: hello.deviceId, name: hello.name, origin: hello.origin });
+    // The page counts from the moment it says hello, not once its row is stored.
     const wasLooking = this.isLooking(hello.clientId);
     this.pages.set(socketId, { socketId, clientId: hello.clientId, presence: hello.presence });
+    const row = await this.deps.store
+      .hello(hello.clientId, { deviceId: hello.deviceId, name: hello.name, origin: hello.origin })
+      .catch((error: unknown) => {
+        this.pages.delete(socketId);
+        throw error;
+      });
     return { digest: await this.arrived(row, wasLooking) };
   }
 

@@ -25,15 +25,25 @@ export function attachNotifyRealtime(io: IO, notifier: Notifier, access: AccessC
   const clients = new Map<string, string>();
 
   const onConnection = (socket: NotifySocket) => {
+    // A page's hello and presence reports are handled one after another, in the order sent: a page
+    // hidden while its hello was still being stored would otherwise be dropped, and count as looked at.
+    let pending: Promise<unknown> = Promise.resolve();
+    const inOrder = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = pending.then(work, work);
+      pending = next.catch(() => undefined);
+      return next;
+    };
     socket.on("notify:hello", async (payload, ack) => {
       if (typeof ack !== "function") return;
       const parsed = NotifyHelloSchema.safeParse(payload);
       if (!parsed.success) return ack({ ok: false, status: 400, error: "This page's notification hello is not valid: reload the page." });
       try {
-        // Bound to the paired device asking, when pairing is required: revoking it removes the row.
-        const device = access.requirePairing ? await access.deviceOf(socket.request) : undefined;
-        clients.set(socket.id, parsed.data.clientId);
-        const welcome = await notifier.hello(socket.id, { ...parsed.data, deviceId: device?.id ?? null });
+        const welcome = await inOrder(async () => {
+          // Bound to the paired device asking, when pairing is required: revoking it removes the row.
+          const device = access.requirePairing ? await access.deviceOf(socket.request) : undefined;
+          clients.set(socket.id, parsed.data.clientId);
+          return notifier.hello(socket.id, { ...parsed.data, deviceId: device?.id ?? null });
+        });
         ack({ ok: true, value: welcome });
       } catch (error) {
         log(`Notification hello failed: ${String(error)}`);
@@ -46,7 +56,7 @@ export function attachNotifyRealtime(io: IO, notifier: Notifier, access: AccessC
       const reply = typeof ack === "function" ? ack : () => undefined;
       if (!parsed.success) return reply({ ok: false, status: 400, error: "This presence report is not valid." });
       try {
-        reply({ ok: true, value: await notifier.presence(socket.id, parsed.data) });
+        reply({ ok: true, value: await inOrder(() => notifier.presence(socket.id, parsed.data)) });
       } catch (error) {
         log(`Notification presence failed: ${String(error)}`);
         reply(FAILED);
