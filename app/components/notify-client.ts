@@ -2,6 +2,7 @@
 // This browser's side of notifications: its own id (kept in localStorage), what it reports about
 // itself, the service worker, showing a system notification, and a short sound. Browser-only.
 import type { PagePresence } from "@/server/notify/presence";
+import { guessDeviceName } from "@/common/device-name";
 import type { NoticePayload } from "@/server/notify/kinds";
 
 const ID_KEY = "studyloop.notify.id";
@@ -23,30 +24,7 @@ export function notifyClientId(): string {
 
 /** A name for the Devices page the first time this browser is seen. */
 export function guessBrowserName(): string {
-  const ua = navigator.userAgent;
-  const device = /iPhone/.test(ua)
-    ? "iPhone"
-    : /iPad/.test(ua)
-      ? "iPad"
-      : /Android/.test(ua)
-        ? "Android"
-        : /Macintosh/.test(ua)
-          ? "Mac"
-          : /Windows/.test(ua)
-            ? "Windows PC"
-            : /Linux|X11/.test(ua)
-              ? "Linux computer"
-              : "Device";
-  const browser = /Edg\//.test(ua)
-    ? "Edge"
-    : /Firefox\//.test(ua)
-      ? "Firefox"
-      : /Chrom(e|ium)\//.test(ua)
-        ? "Chrome"
-        : /Safari\//.test(ua)
-          ? "Safari"
-          : "browser";
-  return `${device} (${browser})`;
+  return guessDeviceName(navigator.userAgent);
 }
 
 export function systemPermission(): PagePresence["permission"] {

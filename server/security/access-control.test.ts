@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase, type Db } from "../db/client.ts";
-import { AccessControl, guessDeviceName, type AccessOptions } from "./access-control.ts";
+import { AccessControl, type AccessOptions } from "./access-control.ts";
+import { guessDeviceName } from "../../common/device-name.ts";
 import { PairingRateLimit } from "./rate-limiter.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-access-"));

@@ -8,6 +8,7 @@ import type { IncomingMessage } from "node:http";
 import os from "node:os";
 import { z } from "zod";
 import { plainText } from "./plain-text-schema.ts";
+import { guessDeviceName } from "../../common/device-name.ts";
 import type { Db } from "../db/client.ts";
 import type { Device } from "../db/generated/client.ts";
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, deviceCookieName, parseCookies, serializeCookie } from "./cookies.ts";
@@ -353,36 +354,6 @@ export function describeDuration(ms: number): string {
   }
   const seconds = Math.max(1, Math.round(ms / 1000));
   return `${seconds} second${seconds === 1 ? "" : "s"}`;
-}
-
-/** A name the learner will recognise on the devices page, from the browser's User-Agent. */
-export function guessDeviceName(userAgent: string | undefined): string {
-  const ua = userAgent ?? "";
-  const browser = /Edg\//.test(ua)
-    ? "Edge"
-    : /Firefox\//.test(ua)
-      ? "Firefox"
-      : /Chrome\//.test(ua)
-        ? "Chrome"
-        : /Safari\//.test(ua)
-          ? "Safari"
-          : undefined;
-  const device = /iPhone/.test(ua)
-    ? "iPhone"
-    : /iPad/.test(ua)
-      ? "iPad"
-      : /Android/.test(ua)
-        ? /Mobile/.test(ua)
-          ? "Android phone"
-          : "Android tablet"
-        : /Macintosh/.test(ua)
-          ? "Mac"
-          : /Windows/.test(ua)
-            ? "Windows PC"
-            : /Linux|X11/.test(ua)
-              ? "Linux computer"
-              : "Device";
-  return browser ? `${device} (${browser})` : device;
 }
 
 /** The QR code library, loaded when a code is first drawn: pairing is rare, the server's memory constant. */

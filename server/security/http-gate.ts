@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_JSON_BODY_BYTES } from "../api/route-helpers.ts";
 import { bodyLimitFor } from "../transports/acp/attachments.ts";
-import { guessDeviceName, type AccessControl } from "./access-control.ts";
+import type { AccessControl } from "./access-control.ts";
+import { guessDeviceName } from "../../common/device-name.ts";
 import { DEVICE_HEADER } from "./device-header.ts";
 import { shareNonceWithNext } from "./headers.ts";
 import { isSafeMethod } from "./origin.ts";
