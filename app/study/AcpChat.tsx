@@ -61,9 +61,11 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
     };
   }, [id, onEnded]);
 
+  // A new item or a growing last one (a streamed reply) keeps the newest text in view.
+  const lastItem = conversation.items.at(-1);
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: "end" });
-  }, [conversation.items.length, conversation.items.at(-1)]);
+  }, [conversation.items.length, lastItem]);
 
   const send = (event: React.FormEvent) => {
     event.preventDefault();

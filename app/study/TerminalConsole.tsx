@@ -193,7 +193,7 @@ export function TerminalConsole({
       socket.emit("terminal:detach", { sessionId: id });
       term.dispose();
     };
-  }, [session.id, onEnded]);
+  }, [session.id, onEnded, keys]);
 
   return (
     <section className="console" aria-label="Tutor terminal">
