@@ -18,6 +18,7 @@ export default defineConfig([
     "dist/**",
     "node_modules/**",
     "server/db/generated/**",
+    "server/db/generated-pg/**",
     "bench/peers/**",
     "bench/results/**",
     "test-results/**",

@@ -375,6 +375,23 @@ describe("prisma/schema.prisma and prisma/migrations", () => {
   });
 });
 
+describe("prisma/schema.prisma and prisma/postgresql/schema.prisma", () => {
+  /** Everything after the datasource block: the models, with their comments. */
+  const models = (text: string) => text.slice(text.indexOf("\n}\n", text.indexOf("datasource db {")) + 3);
+  const pgText = fs.readFileSync(path.join(PROJECT_ROOT, "prisma", "postgresql", "schema.prisma"), "utf8");
+
+  it("have the same models, word for word (change both together)", () => {
+    expect(models(pgText)).toBe(models(schemaText));
+    expect(models(schemaText)).toContain("model StudySession {");
+  });
+
+  it("differ only in the provider and the generated client's folder", () => {
+    expect(getDmmf(pgText).models.map((m) => m.name)).toEqual(getDmmf(schemaText).models.map((m) => m.name));
+    expect(pgText).toMatch(/provider = "postgresql"/);
+    expect(pgText).toMatch(/output\s+= "..\/..\/server\/db\/generated-pg"/);
+  });
+});
+
 describe("the drift check itself", () => {
   const migrated = migratedShape(MIGRATIONS_DIR);
   const edit = (from: string | RegExp, to: string) => {
