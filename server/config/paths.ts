@@ -35,6 +35,8 @@ export function sessionsDir(dataDir: string): string {
 // (Route handlers import this module through Next's bundle, where import.meta.dirname is undefined.)
 export const PROJECT_ROOT = path.resolve(import.meta.dirname ?? process.cwd(), "..", "..");
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma", "migrations");
+/** The same schema for PostgreSQL (several machines): its own SQL, in Prisma's layout. */
+export const PG_MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma", "postgresql", "migrations");
 
 /**
  * Private modes: the data directory and the session folders 0700, the database (and the WAL and shm

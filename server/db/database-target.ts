@@ -38,7 +38,11 @@ function postgresTarget(url: string, from: string): DatabaseTarget {
  * that SQLite file; no flag → DATABASE_URL when it is a PostgreSQL URL, else <dataDir>/studyloop.db.
  * A DATABASE_URL of another kind (Prisma projects often set file:./dev.db) is left alone.
  */
-export function resolveDatabaseTarget(flag: string | undefined, env: NodeJS.ProcessEnv, dataDir: string): DatabaseTarget {
+export function resolveDatabaseTarget(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  dataDir: string,
+): DatabaseTarget {
   if (flag !== undefined) {
     const value = flag.trim();
     if (value === "") throw new DatabaseTargetError("--database needs a value: a PostgreSQL URL (postgresql://…) or a SQLite file path.");

@@ -49,17 +49,20 @@ export interface LocalMigration {
   checksum: string;
 }
 
-interface MigrationRow {
+export interface MigrationRow {
   id: string;
   checksum: string;
-  finished_at: number | string | null;
+  finished_at: number | string | Date | null;
   migration_name: string;
-  rolled_back_at: number | string | null;
+  rolled_back_at: number | string | Date | null;
 }
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
-/** Prisma's layout: `<timestamp>_<name>/migration.sql`, applied in name order. */
+/**
+ * Prisma's layout: `<timestamp>_<name>/migration.sql`, applied in name order. SQLite's are here,
+ * PostgreSQL's (same layout, its own SQL) in migrate-postgres.ts.
+ */
 export function readMigrations(dir: string = MIGRATIONS_DIR): LocalMigration[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
@@ -107,7 +110,7 @@ function readRecords(db: Database.Database): MigrationRow[] {
 }
 
 /** Validates the recorded history against the local migrations; throws MigrationError on refusal. */
-function plan(records: MigrationRow[], local: LocalMigration[]) {
+export function plan(records: MigrationRow[], local: LocalMigration[]): { pending: LocalMigration[]; alreadyApplied: string[] } {
   // Rolled-back rows do not count, as in Prisma's apply_migrations.
   const active = records.filter((r) => r.rolled_back_at === null);
   const byName = new Map(local.map((m) => [m.name, m]));

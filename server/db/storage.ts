@@ -1,0 +1,84 @@
+// The database a StudyLoop process works on, whichever it is: migrated, then opened. SQLite (one
+// file, the default) gets Prisma on better-sqlite3 plus the plain read connection for hot reads;
+// PostgreSQL (several machines) gets Prisma on a `pg` pool. Both clients have the same models.
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { openDatabase, openReadConnection, type Db, type ReadConnection } from "./client.ts";
+import type { DatabaseTarget, Provider } from "./database-target.ts";
+import { PrismaClient as PgPrismaClient } from "./generated-pg/client.ts";
+import { applyMigrations } from "./migrate.ts";
+import { applyPostgresMigrations } from "./migrate-postgres.ts";
+
+export interface Storage {
+  readonly target: DatabaseTarget;
+  readonly provider: Provider;
+  /** Prisma, typed as the SQLite client: the PostgreSQL one has the same models and API. */
+  readonly db: Db;
+  /** SQLite only: the read-only better-sqlite3 connection for hot reads; null on PostgreSQL. */
+  readonly sqliteReads: ReadConnection | null;
+  /** PostgreSQL only: the pool Prisma runs on, for raw SQL that needs `pg` itself; null on SQLite. */
+  readonly pgPool: pg.Pool | null;
+  /** Migrations this open applied (empty when the database was up to date). */
+  readonly applied: readonly string[];
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** Where a dropped idle PostgreSQL connection is reported (the pool replaces it). */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * How long opening a PostgreSQL connection may take. `pg` waits forever by default: a database host
+ * that went away would hang every request instead of failing it (db-faults.ts: "unreachable").
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/** Applies pending migrations (MigrationError refuses), then opens the database. */
+export async function openStorage(target: DatabaseTarget, options: StorageOptions = {}): Promise<Storage> {
+  if (target.provider === "sqlite") {
+    const { applied } = applyMigrations(target.file);
+    const db = openDatabase(target.file);
+    const reads = openReadConnection(target.file);
+    return {
+      target,
+      provider: "sqlite",
+      db,
+      sqliteReads: reads,
+      pgPool: null,
+      applied,
+      async close() {
+        await db.$disconnect();
+        reads.close();
+      },
+    };
+  }
+
+  const { applied } = await applyPostgresMigrations(target.url);
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    application_name: "studyloop",
+  });
+  // An idle connection the server dropped emits 'error' on the pool; unhandled, it would end the process.
+  const log = options.log ?? (() => undefined);
+  pool.on("error", (error) => log(`PostgreSQL dropped an idle connection (${error.message}); a new one is opened when needed.`));
+  const adapter = new PrismaPg(pool, { disposeExternalPool: false });
+  const db = new PgPrismaClient({ adapter }) as unknown as Db;
+  let closed = false;
+  return {
+    target,
+    provider: "postgresql",
+    db,
+    sqliteReads: null,
+    pgPool: pool,
+    applied,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.$disconnect();
+      await pool.end();
+    },
+  };
+}
