@@ -1,7 +1,7 @@
 // Start-up migration runner for PostgreSQL: prisma/postgresql/migrations, applied with `pg` and
 // recorded in `_prisma_migrations` as Prisma's schema engine does for PostgreSQL, with the same
-// refusals as SQLite's (migrate.ts). Several StudyLoops may start at once on one database: each
-// migration runs in its own transaction under an advisory lock, and is skipped if another applied it.
+// refusals as SQLite's (migrate.ts). Several StudyLoops may start at once on one database: they take
+// turns under Prisma's advisory lock, and each migration runs in its own transaction.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { PG_MIGRATIONS_DIR } from "../config/paths.ts";
@@ -53,17 +53,10 @@ export async function pendingPostgresMigrations(url: string, migrationsDir: stri
   }
 }
 
-/** One migration in one transaction; false when another StudyLoop applied it while we waited. */
-async function applyOne(client: Queryable, m: LocalMigration, local: LocalMigration[]): Promise<boolean> {
+/** One migration in one transaction: all of it and its record, or nothing. */
+async function applyOne(client: Queryable, m: LocalMigration): Promise<void> {
   await client.query("BEGIN");
   try {
-    // Held until COMMIT or ROLLBACK: whoever got here first has finished by the time we read.
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-    // Validated again under the lock: another host may have recorded something new meanwhile.
-    if (!plan(await readRecords(client), local).pending.some((p) => p.name === m.name)) {
-      await client.query("ROLLBACK");
-      return false;
-    }
     await client.query(PG_PRISMA_MIGRATIONS_TABLE_SQL);
     try {
       // No parameters: the simple query protocol, which runs a file of several statements.
@@ -84,7 +77,6 @@ async function applyOne(client: Queryable, m: LocalMigration, local: LocalMigrat
       [randomUUID(), m.checksum, m.name],
     );
     await client.query("COMMIT");
-    return true;
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw err;
@@ -99,14 +91,20 @@ export async function applyPostgresMigrations(
   const local = readMigrations(migrationsDir);
   const client = await connect(url);
   try {
-    // Refusals (unknown, failed, changed migrations) before anything is written.
-    const { pending, alreadyApplied } = plan(await readRecords(client), local);
-    const applied: string[] = [];
-    for (const m of pending) {
-      if (await applyOne(client, m, local)) applied.push(m.name);
-      else alreadyApplied.push(m.name);
+    // A session lock, taken before any transaction begins, as Prisma takes it: a transaction that
+    // began before another host's commit could miss the tables it created (PostgreSQL's catalog
+    // cache is refreshed when a transaction starts, not when an advisory lock is granted). A
+    // connection that dies releases it.
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      // Refusals (unknown, failed, changed migrations) before anything is written; whatever another
+      // StudyLoop applied while we waited for the lock is already applied here.
+      const { pending, alreadyApplied } = plan(await readRecords(client), local);
+      for (const m of pending) await applyOne(client, m);
+      return { applied: pending.map((m) => m.name), alreadyApplied };
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
     }
-    return { applied, alreadyApplied };
   } finally {
     await client.end();
   }
