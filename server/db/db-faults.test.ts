@@ -6,7 +6,7 @@ import path from "node:path";
 import { classifyDbFault, DbUnavailable, isDbUnavailable, withDb } from "./db-faults.ts";
 
 const adapterError = (originalCode: string) => ({
-  code: "P1008",
+  code: "P1008" as string,
   meta: { driverAdapterError: { cause: { originalCode, kind: "SocketTimeout" } } },
 });
 
@@ -25,6 +25,22 @@ describe("classifyDbFault", () => {
     [{ code: "SQLITE_IOERR_WRITE" }, "missing-or-damaged"],
     [{ code: "SQLITE_CONSTRAINT_UNIQUE" }, null],
     [{ code: "P2002" }, null],
+    // PostgreSQL: SQLSTATE from pg, or inside Prisma's adapter error (whose own P-code looks alike).
+    [{ code: "40001" }, "conflict"],
+    [{ code: "40P01" }, "conflict"],
+    [{ code: "55P03" }, "conflict"],
+    [{ code: "P2034", clientVersion: "7.10.0", ...adapterError("40001") }, "conflict"],
+    [{ code: "P2002", clientVersion: "7.10.0", ...adapterError("23505") }, null],
+    [{ code: "57P01" }, "unreachable"],
+    [{ code: "08006" }, "unreachable"],
+    [{ code: "53300" }, "unreachable"],
+    [{ code: "23505" }, null],
+    [{ code: "ECONNREFUSED" }, "unreachable"],
+    [{ code: "ECONNRESET" }, "unreachable"],
+    [{ code: "P1001", clientVersion: "7.10.0", meta: { driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } } }, "unreachable"],
+    [new Error("Connection terminated unexpectedly"), "unreachable"],
+    [new Error("timeout exceeded when trying to connect"), "unreachable"],
+    [Object.assign(new AggregateError([{ code: "ECONNREFUSED" }]), {}), "unreachable"],
     [new Error("a bug"), null],
     [null, null],
   ] as const)("%j is %s", (error, kind) => expect(classifyDbFault(error)).toBe(kind));

@@ -1,8 +1,9 @@
 // Database faults a learner can do something about, recognised from SQLite's codes (directly from
-// better-sqlite3, or inside Prisma's driver-adapter error) and told in one sentence each; plus the
-// retry that rides out a short lock. Pure apart from the retry's waiting.
+// better-sqlite3, or inside Prisma's driver-adapter error) or PostgreSQL's (SQLSTATE from `pg` or the
+// adapter, and the socket errors of a server that went away) and told in one sentence each; plus the
+// retry that rides out a short lock or a write conflict. Pure apart from the retry's waiting.
 
-export type DbFaultKind = "locked" | "disk-full" | "missing-or-damaged";
+export type DbFaultKind = "locked" | "conflict" | "disk-full" | "missing-or-damaged" | "unreachable";
 
 const BRAND = Symbol.for("studyloop.DbUnavailable");
 
@@ -44,11 +45,72 @@ export function sqliteCode(error: unknown): string | null {
   return null;
 }
 
+/**
+ * PostgreSQL SQLSTATEs by what they mean for the learner. Serialization failure, deadlock and a lock
+ * not available roll the statement (and its transaction) back: retried like SQLite's busy. A server
+ * shutting down (57P01-57P03), a connection failure (08xxx) or too many connections (53300): the
+ * database cannot be reached for now.
+ */
+const PG_KINDS: readonly [RegExp, DbFaultKind][] = [
+  [/^(40001|40P01|55P03)$/, "conflict"],
+  [/^(57P0[123]|08...|53300)$/, "unreachable"],
+];
+
+/** Socket errors of a database host that is down, unreachable or gone mid-query. */
+const UNREACHABLE_ERRNO = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+]);
+/** What `pg` says, without a code, when the server closed the socket or never answered. */
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+/** Prisma's own codes for a server it cannot reach (P1001, P1002) or a closed connection (P1017). */
+const UNREACHABLE_PRISMA = new Set(["P1001", "P1002", "P1017"]);
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** The PostgreSQL SQLSTATE behind an error (from `pg` itself or inside Prisma's adapter error). */
+export function postgresCode(error: unknown): string | null {
+  if (typeof error !== "object" || error === null) return null;
+  const e = error as {
+    code?: unknown;
+    clientVersion?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    cause?: unknown;
+  };
+  const adapter = e.meta?.driverAdapterError?.cause?.originalCode;
+  if (typeof adapter === "string" && SQLSTATE.test(adapter)) return adapter;
+  // Prisma's own codes (P2002, P2034) have the same shape as a SQLSTATE: only `pg`'s errors count.
+  if (typeof e.code === "string" && SQLSTATE.test(e.code) && e.clientVersion === undefined) return e.code;
+  if (e.cause && e.cause !== error) return postgresCode(e.cause);
+  return null;
+}
+
+function unreachable(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  const e = error as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } }; cause?: unknown };
+  if (typeof e.code === "string" && (UNREACHABLE_ERRNO.has(e.code) || UNREACHABLE_PRISMA.has(e.code))) return true;
+  if (e.meta?.driverAdapterError?.cause?.kind === "DatabaseNotReachable") return true;
+  if (typeof e.message === "string" && UNREACHABLE_MESSAGE.test(e.message)) return true;
+  // AggregateError (every address of a host refused) and wrapped causes.
+  const inner = (error as { errors?: unknown[] }).errors;
+  if (Array.isArray(inner) && inner.some((x) => unreachable(x, depth + 1))) return true;
+  return e.cause !== undefined && e.cause !== error && unreachable(e.cause, depth + 1);
+}
+
 /** Which fault an error is; null for anything else (a bug, a constraint: those are not faults). */
 export function classifyDbFault(error: unknown): DbFaultKind | null {
   if (isDbUnavailable(error)) return error.kind;
   const code = sqliteCode(error);
-  if (code) return KINDS.find(([pattern]) => pattern.test(code))?.[1] ?? null;
+  if (code?.startsWith("SQLITE_")) return KINDS.find(([pattern]) => pattern.test(code))?.[1] ?? null;
+  const pgCode = postgresCode(error);
+  if (pgCode) return PG_KINDS.find(([pattern]) => pattern.test(pgCode))?.[1] ?? null;
+  if (unreachable(error)) return "unreachable";
   // No SQLite code: the file system said it first (ENOSPC while growing the journal, ENOENT on open).
   const errno = (error as { code?: unknown } | null)?.code;
   if (errno === "ENOSPC" || errno === "EDQUOT") return "disk-full";
@@ -60,6 +122,10 @@ export function dbFaultSentence(kind: DbFaultKind, operation: string): string {
   switch (kind) {
     case "locked":
       return `StudyLoop could not ${operation}: another program is holding the database locked (a \`sqlite3\` shell, Prisma Studio or a backup tool). Close it and try again; nothing was lost.`;
+    case "conflict":
+      return `StudyLoop could not ${operation}: another StudyLoop was changing the same study records at that moment. Try again; nothing was lost.`;
+    case "unreachable":
+      return `StudyLoop could not ${operation}: the database server cannot be reached (is PostgreSQL running, and can this machine reach it?). What was saved before is safe there; try again once it is back.`;
     case "disk-full":
       return `StudyLoop could not ${operation}: the disk that holds the data directory is full. Free some space and try again; nothing was lost.`;
     case "missing-or-damaged":
@@ -99,7 +165,7 @@ export async function withDb<T>(operation: string, fn: () => Promise<T>, options
       return await fn();
     } catch (error) {
       const kind = classifyDbFault(error);
-      if (kind === "locked" && now() < deadline) {
+      if ((kind === "locked" || kind === "conflict") && now() < deadline) {
         await sleep(options.pauseMs ?? 150);
         continue;
       }
