@@ -7,7 +7,7 @@ import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { getFromSession, type Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
-import { openLocalData } from "./local-data.ts";
+import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,10 +22,11 @@ export const cardCommand: CommandSpec = {
 export const cardsCommand: CommandSpec = {
   name: "cards",
   summary: "List review cards: the due ones with --due, one topic with --topic.",
-  usage: "studyloop cards [--due] [--topic TOPIC]",
+  usage: "studyloop cards [--due] [--topic TOPIC] [--database URL]",
   options: [
     { name: "due", kind: "boolean", description: "Only the cards due for review now." },
     { name: "topic", kind: "string", value: "TOPIC", description: "Only the cards on this topic." },
+    DATABASE_OPTION,
   ],
   maxPositionals: 0,
 };
@@ -59,14 +60,15 @@ export function parseCardArgs(argv: readonly string[]): { help: true } | ({ help
   return { help: false, front, back, ...(topic ? { topic } : {}) };
 }
 
-export function parseCardsArgs(argv: readonly string[]): { help: true } | { help: false; due: boolean; topic?: string } {
+export function parseCardsArgs(argv: readonly string[]): { help: true } | { help: false; due: boolean; topic?: string; database?: string } {
   const parsed = parseCommand(cardsCommand, argv);
   if (parsed.help) return { help: true };
   const topic = typeof parsed.options.topic === "string" ? parsed.options.topic.trim() : undefined;
   if (topic !== undefined && !topic) throw new UsageError("--topic is empty: name the topic, or leave it out for every topic.");
   if (topic && topic.length > TOPIC_MAX_CHARS)
     throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}.`);
-  return { help: false, due: parsed.options.due === true, ...(topic ? { topic } : {}) };
+  const database = typeof parsed.options.database === "string" ? parsed.options.database : undefined;
+  return { help: false, due: parsed.options.due === true, ...(topic ? { topic } : {}), ...(database ? { database } : {}) };
 }
 
 export async function runCard(argv: readonly string[], env: Env = process.env, fetchImpl?: Fetch): Promise<number> {
@@ -105,11 +107,15 @@ export async function runCards(argv: readonly string[], env: Env = process.env, 
   let cards: CardView[];
   const url = env.STUDYLOOP_URL?.trim();
   const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
-  if (url && token) {
+  if (url && token && !args.database) {
     cards = ((await getFromSession({ url: url.replace(/\/+$/, ""), token }, `/api/cards?${query}`, fetchImpl)) as { cards: CardView[] })
       .cards;
   } else {
-    const data = await openLocalData(env.STUDYLOOP_DATA_DIR?.trim() || undefined);
+    const data = await openLocalData(
+      env.STUDYLOOP_DATA_DIR?.trim() || undefined,
+      args.database ?? (env.STUDYLOOP_DATABASE_URL?.trim() || undefined),
+      env,
+    );
     try {
       cards = (await data.cards.list({ due: args.due, topic: args.topic, limit: 200 })).cards;
     } finally {

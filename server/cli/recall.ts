@@ -6,7 +6,7 @@ import { SEARCH_MAX_CHARS } from "../api/study-schemas.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
 import { snippetLine } from "../../common/search-snippets.ts";
 import { clock } from "../../common/transcript-text.ts";
-import { openLocalData } from "./local-data.ts";
+import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { postToSession, sessionEnv, type Fetch } from "./session-client.ts";
@@ -16,7 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const recallCommand: CommandSpec = {
   name: "recall",
   summary: "Find moments from past study sessions: transcripts, conversations, summaries, notes (for the tutor, too).",
-  usage: 'studyloop recall "WORDS" [--limit N] [--data-dir D]',
+  usage: 'studyloop recall "WORDS" [--limit N] [--data-dir D] [--database URL]',
   options: [
     { name: "limit", kind: "string", value: "N", description: "How many moments to print (1-20, default 5)." },
     {
@@ -25,6 +25,7 @@ export const recallCommand: CommandSpec = {
       value: "D",
       description: "The data directory to search outside a session (default: the usual one).",
     },
+    DATABASE_OPTION,
   ],
   maxPositionals: Number.POSITIVE_INFINITY,
 };
@@ -33,6 +34,7 @@ export interface RecallArgs {
   readonly query: string;
   readonly limit: number;
   readonly dataDir?: string;
+  readonly database?: string;
 }
 
 /** The words and options, checked. Pure. */
@@ -48,7 +50,8 @@ export function parseRecallArgs(argv: readonly string[]): { help: true } | ({ he
   if (!Number.isInteger(limit) || limit < 1 || limit > 20)
     throw new UsageError(`--limit must be a whole number from 1 to 20, not "${String(rawLimit)}".`);
   const dataDir = typeof parsed.options["data-dir"] === "string" ? parsed.options["data-dir"] : undefined;
-  return { help: false, query, limit, dataDir };
+  const database = typeof parsed.options.database === "string" ? parsed.options.database : undefined;
+  return { help: false, query, limit, dataDir, database };
 }
 
 /** What a terminal shows of stored text: no control characters or bidi overrides. */
@@ -89,14 +92,18 @@ export async function runRecall(argv: readonly string[], env: Env = process.env,
 }
 
 async function recall(args: RecallArgs, env: Env, fetchImpl?: Fetch): Promise<{ hits: SearchHit[]; baseUrl: string | null }> {
-  if (env.STUDYLOOP_URL?.trim() && env.STUDYLOOP_SESSION_TOKEN?.trim() && !args.dataDir) {
+  if (env.STUDYLOOP_URL?.trim() && env.STUDYLOOP_SESSION_TOKEN?.trim() && !args.dataDir && !args.database) {
     const session = sessionEnv("recall", env);
     const answer = (await postToSession(session, "/api/session/recall", { query: args.query, limit: args.limit }, fetchImpl)) as {
       hits?: SearchHit[];
     };
     return { hits: answer.hits ?? [], baseUrl: session.url };
   }
-  const data = await openLocalData(args.dataDir ?? env.STUDYLOOP_DATA_DIR?.trim() ?? undefined);
+  const data = await openLocalData(
+    args.dataDir ?? env.STUDYLOOP_DATA_DIR?.trim() ?? undefined,
+    args.database ?? (env.STUDYLOOP_DATABASE_URL?.trim() || undefined),
+    env,
+  );
   try {
     const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
     const own = token ? await data.sessions.sessionForToken(token).catch(() => undefined) : undefined;

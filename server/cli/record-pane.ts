@@ -10,17 +10,19 @@ import { sessionDir } from "../recording/record-files.ts";
 import { paneId, pipePane, probePaneSize, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
-import { openLocalData } from "./local-data.ts";
+import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { databaseArgument, type DatabaseTarget } from "../db/database-target.ts";
 import { warn } from "./output.ts";
 
 export const recordPaneCommand: CommandSpec = {
   name: "_record-pane",
   summary: "(internal) record a CLI session's tmux pane, fed by tmux pipe-pane",
-  usage: "studyloop _record-pane --session ID --pane %N --data-dir D [--tmux-socket S] [--max-mb N]",
+  usage: "studyloop _record-pane --session ID --pane %N --data-dir D [--database URL] [--tmux-socket S] [--max-mb N]",
   options: [
     { name: "session", kind: "string", value: "ID", description: "The session id." },
     { name: "pane", kind: "string", value: "%N", description: "The tmux pane (its size is read from tmux)." },
     { name: "data-dir", kind: "string", value: "D", description: "Data directory." },
+    DATABASE_OPTION,
     { name: "tmux-socket", kind: "string", value: "S", description: "tmux -L socket name." },
     { name: "max-mb", kind: "string", value: "N", description: "Megabytes the recording may reach." },
   ],
@@ -38,7 +40,7 @@ export async function runRecordPane(argv: readonly string[]): Promise<number> {
   if (!id || !pane) throw new UsageError("--session and --pane are required.");
   if (!Number.isFinite(maxMb) || maxMb <= 0) throw new UsageError("--max-mb must be a positive number.");
   const tmux = { socket: o["tmux-socket"] as string | undefined };
-  const data = await openLocalData(o["data-dir"] as string | undefined);
+  const data = await openLocalData(o["data-dir"] as string | undefined, o.database as string | undefined);
   try {
     const row = await data.db.studySession.findUnique({ where: { id }, select: { startedAt: true, endedAt: true } });
     if (!row || row.endedAt) {
@@ -85,7 +87,14 @@ async function endReason(db: Db, id: string): Promise<string | null> {
  * Has tmux pipe the new session's pane into `_record-pane` (its errors into the session folder's
  * recorder.log). False when nothing records it (recording off, or tmux refused).
  */
-export function startPaneRecorder(sessionId: string, muxSession: string, dataDir: string, maxMb: number, tmux: TmuxOptions): boolean {
+export function startPaneRecorder(
+  sessionId: string,
+  muxSession: string,
+  dataDir: string,
+  maxMb: number,
+  tmux: TmuxOptions,
+  target?: DatabaseTarget,
+): boolean {
   if (maxMb <= 0) return false;
   const pane = paneId(`=${muxSession}:`, tmux);
   if (!pane) return false;
@@ -99,6 +108,7 @@ export function startPaneRecorder(sessionId: string, muxSession: string, dataDir
     pane,
     "--data-dir",
     dataDir,
+    ...(target ? ["--database", databaseArgument(target)] : []),
     "--max-mb",
     String(maxMb),
     ...(tmux.socket ? ["--tmux-socket", tmux.socket] : []),

@@ -21,7 +21,8 @@ export interface SessionWriter {
 
 export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): SessionWriter {
   const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
-  if (!env.STUDYLOOP_URL?.trim() && token && env.STUDYLOOP_DATA_DIR?.trim()) return localWriter(env.STUDYLOOP_DATA_DIR, token);
+  if (!env.STUDYLOOP_URL?.trim() && token && env.STUDYLOOP_DATA_DIR?.trim())
+    return localWriter(env.STUDYLOOP_DATA_DIR, env.STUDYLOOP_DATABASE_URL?.trim() || undefined, token, env);
   const session = sessionEnv(command, env);
   return {
     park: async (text) => void (await postToSession(session, "/api/parking", { text }, fetchImpl)),
@@ -30,9 +31,9 @@ export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): Ses
   };
 }
 
-function localWriter(dataDir: string, token: string): SessionWriter {
+function localWriter(dataDir: string, database: string | undefined, token: string, env: Env): SessionWriter {
   const write = async <T>(fn: (study: StudyLog, sessionId: string, data: LocalData) => Promise<T>): Promise<T> => {
-    const data = await openLocalData(dataDir);
+    const data = await openLocalData(dataDir, database, env);
     try {
       const sessionId = await data.sessions.sessionForToken(token);
       return await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId, data);

@@ -6,8 +6,11 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { databaseFile, databaseUrl, PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
+import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
+import { describeTarget, type DatabaseTarget } from "../db/database-target.ts";
 import { applyMigrations, MigrationError } from "../db/migrate.ts";
+import { applyPostgresMigrations } from "../db/migrate-postgres.ts";
+import { DATABASE_OPTION, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { say, warn } from "./output.ts";
@@ -17,7 +20,7 @@ export const DEFAULT_STUDIO_PORT = 5555;
 export const studioCommand: CommandSpec = {
   name: "studio",
   summary: "Browse and edit StudyLoop's database in Prisma Studio (on this machine only).",
-  usage: "npm run studio -- [--data-dir D] [--port P]",
+  usage: "npm run studio -- [--data-dir D] [--database URL] [--port P]",
   options: [
     {
       name: "data-dir",
@@ -25,6 +28,7 @@ export const studioCommand: CommandSpec = {
       value: "D",
       description: "The data directory (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
     },
+    DATABASE_OPTION,
     { name: "port", kind: "port", value: "P", description: `Port for Studio on 127.0.0.1 (default ${DEFAULT_STUDIO_PORT}).` },
   ],
 };
@@ -39,6 +43,7 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
   // Studio would pick a port of its own for 0, and we could not print its URL.
   if (port === 0) throw new UsageError("--port must be from 1 to 65535 for Studio.");
   const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
+  const target = databaseTargetOrRefuse(parsed.options.database as string | undefined, dataDir);
   // Studio crashes with a stack trace on a busy port: say it in one sentence instead.
   if (await canConnect(port)) {
     throw new UsageError(
@@ -47,17 +52,17 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
   }
 
   try {
-    const { applied } = applyMigrations(databaseFile(dataDir));
+    const { applied } = target.provider === "sqlite" ? applyMigrations(target.file) : await applyPostgresMigrations(target.url);
     if (applied.length > 0) say(`Database updated: ${applied.join(", ")}`);
   } catch (error) {
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n${error.message}`);
-    throw error;
+    throw openFailureRefusal(error, target);
   }
 
   // .bin/prisma is the CLI's own script (no npx wrapper), so the child PID is the Studio server.
   // Studio 7 needs an absolute URL with "://"; CHECKPOINT_DISABLE stops its update/telemetry calls.
   const prisma = path.join(PROJECT_ROOT, "node_modules", ".bin", "prisma");
-  const args = ["studio", "--url", databaseUrl(dataDir), "--port", String(port), "--browser", "none"];
+  const args = ["studio", "--url", studioUrl(target), "--port", String(port), "--browser", "none"];
   const child = spawn(prisma, args, {
     cwd: PROJECT_ROOT, // where prisma.config.ts lives
     stdio: "inherit",
@@ -68,7 +73,7 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
     let exited = false;
     void waitUntilListening(port, () => exited).then((up) => {
       if (!up) return;
-      say(`Prisma Studio: http://127.0.0.1:${port}/  (data: ${databaseFile(dataDir)})`);
+      say(`Prisma Studio: http://127.0.0.1:${port}/  (data: ${describeTarget(target)})`);
       say("Press Ctrl-C to stop.");
     });
     let stopping = false;
@@ -90,6 +95,11 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
       else resolve(code ?? 128 + (os.constants.signals[signal!] ?? 0));
     });
   });
+}
+
+/** Studio 7 wants an absolute URL with "://": file:///abs/path for SQLite, the PostgreSQL URL as it is. */
+function studioUrl(target: DatabaseTarget): string {
+  return target.provider === "sqlite" ? `file://${target.file}` : target.url;
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -8,7 +8,8 @@ import { attachCommand, tmuxVersion, TMUX_INSTALL_HINT } from "../transports/tmu
 import { isLiveish } from "../sessions/verdict.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
-import { openLocalData } from "./local-data.ts";
+import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { databaseArgument } from "../db/database-target.ts";
 import { cliRefusal } from "./cli-errors.ts";
 import { say, warn } from "./output.ts";
 import { startPaneRecorder } from "./record-pane.ts";
@@ -16,7 +17,7 @@ import { startPaneRecorder } from "./record-pane.ts";
 export const studyCommand: CommandSpec = {
   name: "study",
   summary: "Start a study session in tmux (or --resume / --end the current one).",
-  usage: 'studyloop study "TOPIC" [--agent A] [--energy N] [--detach] [--data-dir D] | --resume | --end',
+  usage: 'studyloop study "TOPIC" [--agent A] [--energy N] [--detach] [--data-dir D] [--database URL] | --resume | --end',
   maxPositionals: 20,
   options: [
     { name: "agent", kind: "string", value: "A", description: "Tutor agent (default: the first one installed)." },
@@ -25,6 +26,7 @@ export const studyCommand: CommandSpec = {
     { name: "resume", kind: "boolean", description: "Reattach this terminal to the running session." },
     { name: "end", kind: "boolean", description: "End the running session: the summary is written and tmux closes." },
     { name: "data-dir", kind: "string", value: "D", description: "Data directory (as for studyloop web)." },
+    DATABASE_OPTION,
   ],
 };
 
@@ -41,7 +43,7 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
   // Before anything is written: without tmux there is nothing to run the session in.
   if (!tmuxVersion()) throw new UsageError(TMUX_INSTALL_HINT);
 
-  const data = await openLocalData(o["data-dir"] as string | undefined);
+  const data = await openLocalData(o["data-dir"] as string | undefined, o.database as string | undefined);
   try {
     const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
     const open = (await data.sessions.reconcileOpen()).find((j) => isLiveish(j.verdict));
@@ -84,11 +86,16 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
         id,
         "--data-dir",
         data.dataDir,
+        // The same database, said explicitly: tmux does not pass this shell's DATABASE_URL on.
+        "--database",
+        databaseArgument(data.target),
       ]);
     } catch (error) {
       throw cliRefusal(error);
     }
-    if (!startPaneRecorder(started.session.id, started.muxSession, data.dataDir, data.settings.STUDYLOOP_RECORDING_MAX_MB, tmux))
+    if (
+      !startPaneRecorder(started.session.id, started.muxSession, data.dataDir, data.settings.STUDYLOOP_RECORDING_MAX_MB, tmux, data.target)
+    )
       if (data.settings.STUDYLOOP_RECORDING_MAX_MB > 0)
         warn("This session could not be recorded (tmux refused to pipe its pane); it runs unrecorded.");
     say(`Started "${topic}" with ${agent} in tmux session ${started.muxSession}.`);

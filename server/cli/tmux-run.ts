@@ -11,16 +11,18 @@ import { installCommand, withCommandOnPath } from "../agents/studyloop-command.t
 import { capturePane, panePiped, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
-import { openLocalData } from "./local-data.ts";
+import type { ReadConnection } from "../db/client.ts";
+import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
 import { warn } from "./output.ts";
 
 export const tmuxRunCommand: CommandSpec = {
   name: "_tmux-run",
   summary: "(internal) run a CLI session's agent inside tmux",
-  usage: "studyloop _tmux-run --session ID --data-dir D",
+  usage: "studyloop _tmux-run --session ID --data-dir D [--database URL]",
   options: [
     { name: "session", kind: "string", value: "ID", description: "The session id." },
     { name: "data-dir", kind: "string", value: "D", description: "Data directory." },
+    DATABASE_OPTION,
   ],
 };
 
@@ -31,8 +33,8 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const parsed = parseCommand(tmuxRunCommand, argv);
   const id = parsed.options.session as string | undefined;
   if (!id) throw new UsageError("--session is required.");
-  const data = await openLocalData(parsed.options["data-dir"] as string | undefined);
-  const store = new SessionStore(data.db, data.reads);
+  const data = await openLocalData(parsed.options["data-dir"] as string | undefined, parsed.options.database as string | undefined);
+  const store = new SessionStore(data.db, data.reads as ReadConnection);
   const row = await store.byId(id);
   const agent = row ? data.agents.find(row.agent) : undefined;
   if (!row || row.endedAt || !agent) {
@@ -50,7 +52,14 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
     // Like a web session's agent: `studyloop park` and `topic` on its PATH. With no server URL they
     // write into the data directory directly (cli/session-writer.ts).
     env: withCommandOnPath(
-      agentEnvironment(process.env, { id, token: process.env.STUDYLOOP_SESSION_TOKEN ?? "", serverUrl: null, dataDir: data.dataDir }),
+      agentEnvironment(process.env, {
+        id,
+        token: process.env.STUDYLOOP_SESSION_TOKEN ?? "",
+        serverUrl: null,
+        dataDir: data.dataDir,
+        // With no server to write through, `studyloop park` and `topic` open this database themselves.
+        databaseUrl: data.target.provider === "postgresql" ? data.target.url : null,
+      }),
       installCommand(data.dataDir),
     ) as NodeJS.ProcessEnv,
   });

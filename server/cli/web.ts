@@ -10,6 +10,8 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
 import { parseAllowOrigins } from "../security/origin.ts";
 import { buildVerdict } from "./build-freshness.ts";
+import { DATABASE_OPTION, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
+import { describeTarget } from "../db/database-target.ts";
 import { say, warn } from "./output.ts";
 
 export const DEFAULT_PORT = 8567;
@@ -20,7 +22,8 @@ export const LAN_HOST = "0.0.0.0";
 export const webCommand: CommandSpec = {
   name: "web",
   summary: "Serve the StudyLoop dashboard and the study page (Next.js and socket.io on one port).",
-  usage: "studyloop web [--port N] [--host H] [--lan] [--tls-cert F --tls-key F] [--allow-origin O] [--data-dir D] [--dev]",
+  usage:
+    "studyloop web [--port N] [--host H] [--lan] [--tls-cert F --tls-key F] [--allow-origin O] [--data-dir D] [--database URL] [--dev]",
   options: [
     { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
@@ -31,6 +34,7 @@ export const webCommand: CommandSpec = {
       description:
         "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
     },
+    DATABASE_OPTION,
     {
       name: "lan",
       kind: "boolean",
@@ -67,6 +71,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   }
   const dev = parsed.options.dev === true;
   const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
+  const database = databaseTargetOrRefuse(parsed.options.database as string | undefined, dataDir);
   const settings = loadSettings();
   // A busy port fails now, before the data directory is touched or a minute is spent building.
   if (port !== 0) await assertPortFree(host, port);
@@ -80,11 +85,11 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   const { pairingBanner } = await import("../security/pairing-banner.ts");
   let running;
   try {
-    running = await serve({ dataDir, host, port, dev, settings, lan, tls, allowOrigins });
+    running = await serve({ dataDir, database, host, port, dev, settings, lan, tls, allowOrigins });
   } catch (error) {
     if (error instanceof ListenError) throw new UsageError(error.message);
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n  (${error.message})`);
-    throw error;
+    throw openFailureRefusal(error, database);
   }
   // Signals are handled before the first line is printed: whoever waits for "running at" may signal
   // at once, and an unhandled SIGTERM or SIGHUP would kill the server without saving its sessions.
@@ -121,7 +126,9 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     process.stderr.on("error", outputLost);
   });
 
-  say(`StudyLoop is running at ${running.url}  (data: ${dataDir})`);
+  say(
+    `StudyLoop is running at ${running.url}  (data: ${dataDir}${database.provider === "postgresql" ? `; database: ${describeTarget(database)}` : ""})`,
+  );
   const access = running.runtime.access;
   if (access.requirePairing) {
     const canRefresh = process.stdin.isTTY === true;

@@ -65,6 +65,11 @@ export function resolveDatabaseTarget(
   return { provider: "sqlite", file: path.join(dataDir, DATABASE_FILE_NAME) };
 }
 
+/** The --database value that names this target again (for the processes a command starts). */
+export function databaseArgument(target: DatabaseTarget): string {
+  return target.provider === "sqlite" ? target.file : target.url;
+}
+
 /** For logs and messages: the file, or the URL without its password. */
 export function describeTarget(target: DatabaseTarget): string {
   if (target.provider === "sqlite") return target.file;

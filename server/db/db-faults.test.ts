@@ -6,7 +6,7 @@ import path from "node:path";
 import { classifyDbFault, DbUnavailable, isDbUnavailable, withDb } from "./db-faults.ts";
 
 const adapterError = (originalCode: string) => ({
-  code: "P1008" as string,
+  code: "P1008",
   meta: { driverAdapterError: { cause: { originalCode, kind: "SocketTimeout" } } },
 });
 
@@ -29,8 +29,8 @@ describe("classifyDbFault", () => {
     [{ code: "40001" }, "conflict"],
     [{ code: "40P01" }, "conflict"],
     [{ code: "55P03" }, "conflict"],
-    [{ code: "P2034", clientVersion: "7.10.0", ...adapterError("40001") }, "conflict"],
-    [{ code: "P2002", clientVersion: "7.10.0", ...adapterError("23505") }, null],
+    [{ ...adapterError("40001"), code: "P2034", clientVersion: "7.10.0" }, "conflict"],
+    [{ ...adapterError("23505"), code: "P2002", clientVersion: "7.10.0" }, null],
     [{ code: "57P01" }, "unreachable"],
     [{ code: "08006" }, "unreachable"],
     [{ code: "53300" }, "unreachable"],

@@ -173,3 +173,22 @@ export async function withDb<T>(operation: string, fn: () => Promise<T>, options
     }
   }
 }
+
+/**
+ * Why a PostgreSQL database could not be opened at start-up when the fix is in the setup, not in
+ * waiting (the database, the sign-in, the role's rights); null for anything else. `where` is the
+ * database as describeTarget shows it (no password).
+ */
+export function postgresOpenProblem(error: unknown, where: string): string | null {
+  switch (postgresCode(error)) {
+    case "3D000":
+      return `The database in ${where} does not exist: create it (docs/deploy.md, "Several machines") or correct the name in --database or DATABASE_URL.`;
+    case "28P01":
+    case "28000":
+      return `PostgreSQL refused to sign in to ${where}: check the user and password in --database or DATABASE_URL (or in ~/.pgpass).`;
+    case "42501":
+      return `The PostgreSQL role in ${where} may not create or change StudyLoop's tables: make it the database's owner (docs/deploy.md, "Several machines").`;
+    default:
+      return null;
+  }
+}

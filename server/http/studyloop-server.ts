@@ -5,8 +5,8 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
 import type { Settings } from "../config/settings.ts";
-import { applyMigrations } from "../db/migrate.ts";
-import { openDatabase, openReadConnection } from "../db/client.ts";
+import { describeTarget, type DatabaseTarget } from "../db/database-target.ts";
+import { openStorage } from "../db/storage.ts";
 import { CardStore } from "../cards/card-store.ts";
 import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
@@ -28,6 +28,8 @@ import { ownRoute } from "./own-routes.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
+  /** Where the rows live (default: studyloop.db in dataDir); session folders stay in dataDir. */
+  readonly database?: DatabaseTarget;
   readonly host: string;
   readonly port: number;
   readonly dev: boolean;
@@ -72,11 +74,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const url = `${options.tls ? "https" : "http"}://${urlHost(options.host)}:${port}`;
 
   try {
-    const migrations = applyMigrations(databaseFile(options.dataDir));
-    if (migrations.applied.length > 0) log(`Database ready (applied ${migrations.applied.join(", ")}).`);
-
-    const db = openDatabase(databaseFile(options.dataDir));
-    const reads = openReadConnection(databaseFile(options.dataDir));
+    const target = options.database ?? { provider: "sqlite", file: databaseFile(options.dataDir) };
+    const storage = await openStorage(target, { log });
+    if (storage.applied.length > 0) log(`Database ready (applied ${storage.applied.join(", ")}).`);
+    if (target.provider === "postgresql") log(`Database: ${describeTarget(target)}`);
+    const { db, sqliteReads: reads } = storage;
     const agents = new AgentRegistry(options.dataDir);
     const cards = new CardStore(db);
     // One bus for sessions and the study loop: neither imports the other (session-events.ts).
@@ -187,8 +189,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await app.close().catch(() => undefined);
-        await db.$disconnect();
-        reads.close();
+        await storage.close();
         setRuntime(undefined);
       })());
     return { url, port, runtime, close };

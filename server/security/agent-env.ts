@@ -8,7 +8,8 @@ const SERVER_PREFIXES = ["STUDYLOOP_", "NEXT_", "__NEXT", "PRISMA_", "NODE_OPTIO
 
 export function isScrubbed(name: string): boolean {
   const upper = name.toUpperCase();
-  return SECRET_PARTS.some((part) => upper.includes(part)) || isStudyLoopOwn(name);
+  // DATABASE_URL: StudyLoop's PostgreSQL URL may carry its password (docs/deploy.md).
+  return SECRET_PARTS.some((part) => upper.includes(part)) || isStudyLoopOwn(name) || upper === "DATABASE_URL";
 }
 
 /** StudyLoop's own settings and secrets: no config can pass these to an agent. */
@@ -40,7 +41,7 @@ export function passedVariables(base: NodeJS.ProcessEnv, pass: readonly string[]
 
 export function agentEnvironment(
   base: NodeJS.ProcessEnv,
-  session: { id: string; token: string; serverUrl: string | null; dataDir: string },
+  session: { id: string; token: string; serverUrl: string | null; dataDir: string; databaseUrl?: string | null },
   pass: readonly string[] = [],
 ): Record<string, string> {
   const env = scrubbedEnvironment(base);
@@ -51,5 +52,7 @@ export function agentEnvironment(
   env.STUDYLOOP_SESSION_TOKEN = session.token;
   if (session.serverUrl) env.STUDYLOOP_URL = session.serverUrl;
   env.STUDYLOOP_DATA_DIR = session.dataDir;
+  // A tmux session on PostgreSQL: the tutor's `studyloop park` writes there without a server.
+  if (session.databaseUrl) env.STUDYLOOP_DATABASE_URL = session.databaseUrl;
   return env;
 }

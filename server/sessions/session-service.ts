@@ -32,8 +32,8 @@ export type { StartResult } from "./session-starter.ts";
 
 export interface SessionServiceDeps {
   readonly db: Db;
-  /** A read connection on the same file: the state read's queries (session-store.ts). */
-  readonly reads: ReadConnection;
+  /** SQLite: a read connection on the same file for the state read's queries (session-store.ts); null on PostgreSQL. */
+  readonly reads: ReadConnection | null;
   readonly dataDir: string;
   readonly settings: Settings;
   readonly agents: AgentRegistry;
@@ -68,7 +68,8 @@ export class SessionService implements SessionReader {
 
   constructor(deps: SessionServiceDeps) {
     this.events = deps.events ?? new SessionEvents();
-    this.store = new SessionStore(deps.db, deps.reads);
+    // SessionStore reads through Prisma when there is no SQLite read connection (issue 21, session-reads.ts).
+    this.store = new SessionStore(deps.db, deps.reads as ReadConnection);
     this.ctx = makeContext({ ...deps, store: this.store, events: this.events });
     let viewers: Viewers | undefined;
     this.reconciler = new Reconciler(this.ctx, (id) => viewers?.closeTmuxViewer(id));
