@@ -32,7 +32,7 @@ export type { StartResult } from "./session-starter.ts";
 
 export interface SessionServiceDeps {
   readonly db: Db;
-  /** SQLite: a read connection on the same file for the state read's queries (session-store.ts); null on PostgreSQL. */
+  /** SQLite's read-only connection for the hot reads; null on PostgreSQL (storage.ts). */
   readonly reads: ReadConnection | null;
   readonly dataDir: string;
   readonly settings: Settings;
