@@ -37,7 +37,7 @@ describe("studyloop", () => {
     expect(top.stdout).toContain("web");
     const web = run(["web", "--help"]);
     expect(web.status).toBe(0);
-    for (const option of ["--port", "--host", "--data-dir", "--dev", "--lan", "--tls-cert", "--tls-key", "--allow-origin"])
+    for (const option of ["--port", "--host", "--data-dir", "--database", "--dev", "--lan", "--tls-cert", "--tls-key", "--allow-origin"])
       expect(web.stdout).toContain(option);
   });
 
@@ -46,6 +46,9 @@ describe("studyloop", () => {
     [["web", "--port", "http"], /^studyloop: --port must be a whole number/],
     [["web", "--port", "99999"], /^studyloop: --port must be from 1 to 65535/],
     [["fly"], /^studyloop: Unknown command "fly"/],
+    [["web", "--database", "mysql://db.lan/study"], /^studyloop: --database mysql:\/\/ is not a database StudyLoop can use/],
+    [["status", "--database", "postgresql://u:p@[bad/s"], /^studyloop: --database is not a PostgreSQL URL StudyLoop can read/],
+    [["study", "--database", "", "x"], /^studyloop: --database needs a value/],
     [["web", "--allow-origin", "ftp://files.example"], /^studyloop: --allow-origin: "ftp:\/\/files.example" is not an origin/],
     [["web", "--tls-cert", "/nonexistent/cert.pem"], /^studyloop: --tls-cert and --tls-key go together/],
     [

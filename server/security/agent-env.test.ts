@@ -34,6 +34,14 @@ describe("agent environment", () => {
     expect(env.STUDYLOOP_SESSION_TOKEN).toBe("session-token");
   });
 
+  it("keeps DATABASE_URL (it may hold StudyLoop's PostgreSQL password); a tmux session on PostgreSQL gets its database as STUDYLOOP_DATABASE_URL", () => {
+    const withDb = { ...base, DATABASE_URL: "postgresql://studyloop:pw@db.lan/studyloop" };
+    expect(agentEnvironment(withDb, session).DATABASE_URL).toBeUndefined();
+    expect(agentEnvironment(withDb, session).STUDYLOOP_DATABASE_URL).toBeUndefined();
+    const tmux = { ...session, serverUrl: null, databaseUrl: "postgresql://studyloop@db.lan/studyloop" };
+    expect(agentEnvironment(withDb, tmux).STUDYLOOP_DATABASE_URL).toBe("postgresql://studyloop@db.lan/studyloop");
+  });
+
   it("tells named variables that are not set apart from passed ones", () => {
     expect(passedVariables(base, ["GEMINI_API_KEY", "ANTHROPIC_API_KEY", "STUDYLOOP_X"])).toEqual({
       passed: ["GEMINI_API_KEY"],
