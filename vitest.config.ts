@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // Servers started by tests serve the build made before them and never rebuild it (server/cli/web.ts).
-    env: { STUDYLOOP_KEEP_BUILD: "1" },
+    // DATABASE_URL cleared: no test opens the learner's PostgreSQL (PostgreSQL tests start their own).
+    env: { STUDYLOOP_KEEP_BUILD: "1", DATABASE_URL: "" },
   },
 });

@@ -51,7 +51,8 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...(opts.args ?? [])],
     {
       cwd: ROOT,
-      env: { ...process.env, STUDYLOOP_HEARTBEAT_SECONDS: "1", STUDYLOOP_KEEP_BUILD: "1", ...opts.env },
+      // DATABASE_URL cleared: a spec never writes to the learner's PostgreSQL (a spec passes its own).
+      env: { ...process.env, DATABASE_URL: "", STUDYLOOP_HEARTBEAT_SECONDS: "1", STUDYLOOP_KEEP_BUILD: "1", ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
