@@ -36,8 +36,20 @@ async function readRecords(client: Queryable): Promise<MigrationRow[]> {
   return result.rows;
 }
 
+/**
+ * How long opening a PostgreSQL connection may take. `pg` waits forever by default: a database host
+ * that went away would hang start-up or every request instead of failing it ("unreachable").
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
+
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: "studyloop migrate" });
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: "studyloop migrate",
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+  });
+  // A connection the server drops emits 'error' as well as failing the query: unhandled, it would end the process.
+  client.on("error", () => undefined);
   await client.connect();
   return client;
 }

@@ -7,7 +7,7 @@ import { openDatabase, openReadConnection, type Db, type ReadConnection } from "
 import type { DatabaseTarget, Provider } from "./database-target.ts";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client.ts";
 import { applyMigrations } from "./migrate.ts";
-import { applyPostgresMigrations } from "./migrate-postgres.ts";
+import { applyPostgresMigrations, PG_CONNECT_TIMEOUT_MS } from "./migrate-postgres.ts";
 
 export interface Storage {
   readonly target: DatabaseTarget;
@@ -27,12 +27,6 @@ export interface StorageOptions {
   /** Where a dropped idle PostgreSQL connection is reported (the pool replaces it). */
   readonly log?: (line: string) => void;
 }
-
-/**
- * How long opening a PostgreSQL connection may take. `pg` waits forever by default: a database host
- * that went away would hang every request instead of failing it (db-faults.ts: "unreachable").
- */
-export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Applies pending migrations (MigrationError refuses), then opens the database. */
 export async function openStorage(target: DatabaseTarget, options: StorageOptions = {}): Promise<Storage> {
