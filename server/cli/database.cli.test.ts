@@ -75,6 +75,7 @@ describe.runIf(postgresAvailable())("--database postgresql://… (real PostgreSQ
       for (const [args, env] of [
         [["status", "--database", url], {}],
         [["status"], { DATABASE_URL: url }],
+        [["web", "--port", "0"], { DATABASE_URL: url, STUDYLOOP_KEEP_BUILD: "1" }],
       ] as const) {
         const result = await run([...args, "--data-dir", tempDir()], env);
         expect(result.status).toBe(75);
