@@ -2,15 +2,15 @@
 // history size"): focus per local day of ended sessions (study_day_totals, written here as the session
 // store ends a session) and marks counted per topic (topic_mark_tallies, kept by triggers on
 // topic_marks, see prisma/migrations/20261202100000_history_aggregates). The open sessions, at most a
-// few rows, are added at read time as before. Reads go through the read connection; writes through
-// the store's Prisma client, inside the transaction that ends the session.
+// few rows, are added at read time as before. Reads go through SQLite's read connection (Prisma on
+// PostgreSQL); writes through the store's Prisma client, inside the transaction that ends the session.
 import type { Statement } from "better-sqlite3";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { Prisma } from "../db/generated/client.ts";
 import { withDb } from "../db/db-faults.ts";
 import { focusByDay, type TopicCount } from "../study/stats.ts";
 import { readTimer, timerStateOf, type TimerRow } from "../../common/study/timer.ts";
-import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
+import type { SessionReads } from "./session-reads.ts";
 
 export interface HistoryAggregates {
   /** Focus ms per local day ("2026-03-02"), ended sessions and open ones (up to now) together. */
@@ -31,42 +31,35 @@ export function sessionFocusByDay(row: TimerRow, now: Date): Map<string, number>
   ]);
 }
 
-export class HistoryAggregateStore {
-  private building: Promise<void> | null = null;
+/** The three small aggregate tables as the charts read them. */
+interface AggregateReads {
+  builtInTimeZone(): Promise<string | null>;
+  days(): Promise<{ day: string; focusMs: number }[]>;
+  tallies(): Promise<TopicCount[]>;
+}
+
+/** SQLite: prepared on the read connection (the dashboard's hot path), no query layer. */
+class SqliteAggregateReads implements AggregateReads {
   private readonly builtIn: Statement<[], { time_zone: string }>;
-  private readonly days: Statement<[], { day: string; focus_ms: number }>;
-  private readonly openTimers: Statement<[], unknown[]>;
-  private readonly tallies: Statement<
+  private readonly dayRows: Statement<[], { day: string; focus_ms: number }>;
+  private readonly tallyRows: Statement<
     [],
     { topic: string; first_mark: number; wins: number; struggles: number; learning: number; insights: number }
   >;
 
-  constructor(
-    private readonly db: Db,
-    reads: ReadConnection,
-    private readonly timeZone: () => string = currentTimeZone,
-  ) {
+  constructor(reads: ReadConnection) {
     this.builtIn = reads.prepare(`SELECT "time_zone" FROM "history_aggregates" WHERE "id" = 1`);
-    this.days = reads.prepare(`SELECT "day", "focus_ms" FROM "study_day_totals"`);
-    this.openTimers = reads.prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM "study_sessions" WHERE "ended_at" IS NULL`).raw();
-    this.tallies = reads.prepare(`SELECT "topic", "first_mark", "wins", "struggles", "learning", "insights" FROM "topic_mark_tallies"`);
+    this.dayRows = reads.prepare(`SELECT "day", "focus_ms" FROM "study_day_totals"`);
+    this.tallyRows = reads.prepare(`SELECT "topic", "first_mark", "wins", "struggles", "learning", "insights" FROM "topic_mark_tallies"`);
   }
-
-  /** Builds the day totals when they never were (or the time zone changed since); one build at a time. */
-  async ensureBuilt(): Promise<void> {
-    if (this.builtIn.get()?.time_zone === this.timeZone()) return;
-    this.building ??= this.rebuild().finally(() => (this.building = null));
-    await this.building;
+  async builtInTimeZone(): Promise<string | null> {
+    return this.builtIn.get()?.time_zone ?? null;
   }
-
-  /** The charts' figures: built first when they never were (or the time zone changed since). */
-  async read(now: Date): Promise<HistoryAggregates> {
-    await this.ensureBuilt();
-    const byDay = new Map(this.days.all().map((r) => [r.day, r.focus_ms]));
-    for (const values of this.openTimers.all()) {
-      for (const [day, ms] of sessionFocusByDay(sessionRowFrom(values), now)) byDay.set(day, (byDay.get(day) ?? 0) + ms);
-    }
-    const topics = this.tallies.all().map((r) => ({
+  async days(): Promise<{ day: string; focusMs: number }[]> {
+    return this.dayRows.all().map((r) => ({ day: r.day, focusMs: r.focus_ms }));
+  }
+  async tallies(): Promise<TopicCount[]> {
+    return this.tallyRows.all().map((r) => ({
       topic: r.topic,
       firstMark: r.first_mark,
       wins: r.wins,
@@ -74,6 +67,71 @@ export class HistoryAggregateStore {
       learning: r.learning,
       insights: r.insights,
     }));
+  }
+}
+
+/** PostgreSQL: Prisma's query API (a round trip either way). */
+class PrismaAggregateReads implements AggregateReads {
+  constructor(private readonly db: Db) {}
+  async builtInTimeZone(): Promise<string | null> {
+    return (await this.db.historyAggregate.findUnique({ where: { id: 1 }, select: { timeZone: true } }))?.timeZone ?? null;
+  }
+  days(): Promise<{ day: string; focusMs: number }[]> {
+    return this.db.studyDayTotal.findMany();
+  }
+  async tallies(): Promise<TopicCount[]> {
+    const rows = await this.db.topicMarkTally.findMany({ orderBy: [{ firstMark: "asc" }, { topic: "asc" }] });
+    return rows.map(({ topic, firstMark, wins, struggles, learning, insights }) => ({
+      topic,
+      firstMark,
+      wins,
+      struggles,
+      learning,
+      insights,
+    }));
+  }
+}
+
+/**
+ * On PostgreSQL a rebuild and a session's end in another transaction (or on another host) take this
+ * lock first, so an end is counted by the rebuild or added after it, never lost between (SQLite's
+ * single writer gives the same order for free).
+ */
+const AGGREGATES_LOCK = 2026120301;
+
+export class HistoryAggregateStore {
+  private building: Promise<void> | null = null;
+  private readonly aggregates: AggregateReads;
+  /** PostgreSQL when there is no SQLite read connection. */
+  private readonly postgres: boolean;
+
+  constructor(
+    private readonly db: Db,
+    /** SQLite's read-only connection; null on PostgreSQL. */
+    reads: ReadConnection | null,
+    /** The open rows (at most a few): their focus is added at read time. */
+    private readonly sessions: Pick<SessionReads, "open">,
+    private readonly timeZone: () => string = currentTimeZone,
+  ) {
+    this.aggregates = reads ? new SqliteAggregateReads(reads) : new PrismaAggregateReads(db);
+    this.postgres = reads === null;
+  }
+
+  /** Builds the day totals when they never were (or the time zone changed since); one build at a time. */
+  async ensureBuilt(): Promise<void> {
+    if ((await this.aggregates.builtInTimeZone()) === this.timeZone()) return;
+    this.building ??= this.rebuild().finally(() => (this.building = null));
+    await this.building;
+  }
+
+  /** The charts' figures: built first when they never were (or the time zone changed since). */
+  async read(now: Date): Promise<HistoryAggregates> {
+    await this.ensureBuilt();
+    const [days, open, topics] = await Promise.all([this.aggregates.days(), this.sessions.open(), this.aggregates.tallies()]);
+    const byDay = new Map(days.map((r) => [r.day, r.focusMs]));
+    for (const row of open) {
+      for (const [day, ms] of sessionFocusByDay(row, now)) byDay.set(day, (byDay.get(day) ?? 0) + ms);
+    }
     return { focusByDay: byDay, topics };
   }
 
@@ -83,16 +141,14 @@ export class HistoryAggregateStore {
    * while the totals are not built: the build will count it.
    */
   async sessionEnded(tx: Prisma.TransactionClient, id: string): Promise<void> {
-    const built = await tx.$queryRawUnsafe<{ time_zone: string }[]>(`SELECT "time_zone" FROM "history_aggregates" WHERE "id" = 1`);
-    if (built[0]?.time_zone !== this.timeZone()) return;
+    if (this.postgres) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AGGREGATES_LOCK}::bigint)`;
+    const built = await tx.historyAggregate.findUnique({ where: { id: 1 }, select: { timeZone: true } });
+    if (built?.timeZone !== this.timeZone()) return;
     const row = await tx.studySession.findUnique({ where: { id }, select: timerSelect });
     if (!row?.endedAt) return;
     for (const [day, ms] of sessionFocusByDay(row, row.endedAt)) {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "study_day_totals"("day", "focus_ms") VALUES (?, ?) ON CONFLICT("day") DO UPDATE SET "focus_ms" = "focus_ms" + excluded."focus_ms"`,
-        day,
-        ms,
-      );
+      await tx.$executeRaw`INSERT INTO "study_day_totals"("day", "focus_ms") VALUES (${day}, ${ms})
+        ON CONFLICT("day") DO UPDATE SET "focus_ms" = "study_day_totals"."focus_ms" + excluded."focus_ms"`;
     }
   }
 
@@ -104,21 +160,18 @@ export class HistoryAggregateStore {
       () =>
         this.db.$transaction(
           async (tx) => {
-            // A write first: the lock is taken before the sessions are read, so no end slips between.
-            await tx.$executeRawUnsafe(`DELETE FROM "study_day_totals"`);
+            // The lock first, so no end slips between the read of the sessions and the write of the
+            // totals: SQLite's write lock (a write), PostgreSQL's advisory lock that ends also take.
+            if (this.postgres) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AGGREGATES_LOCK}::bigint)`;
+            await tx.studyDayTotal.deleteMany();
             const rows = await tx.studySession.findMany({ where: { endedAt: { not: null } }, select: timerSelect });
             const byDay = new Map<string, number>();
             for (const row of rows) {
               for (const [day, ms] of sessionFocusByDay(row, row.endedAt!)) byDay.set(day, (byDay.get(day) ?? 0) + ms);
             }
-            for (const [day, ms] of byDay) {
-              await tx.$executeRawUnsafe(`INSERT INTO "study_day_totals"("day", "focus_ms") VALUES (?, ?)`, day, ms);
-            }
-            await tx.$executeRawUnsafe(
-              `INSERT INTO "history_aggregates"("id", "time_zone", "built_at") VALUES (1, ?, ?) ON CONFLICT("id") DO UPDATE SET "time_zone" = excluded."time_zone", "built_at" = excluded."built_at"`,
-              timeZone,
-              new Date().toISOString(),
-            );
+            await tx.studyDayTotal.createMany({ data: [...byDay].map(([day, focusMs]) => ({ day, focusMs })) });
+            const builtAt = new Date();
+            await tx.historyAggregate.upsert({ where: { id: 1 }, create: { id: 1, timeZone, builtAt }, update: { timeZone, builtAt } });
           },
           { timeout: 120_000 },
         ),

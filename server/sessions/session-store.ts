@@ -3,7 +3,6 @@
 // the first one wins. Every write goes through withDb: a held lock is retried, a fault leaves as
 // DbUnavailable naming what could not be done, and nothing is half-written (one statement or one
 // transaction each).
-import type { Statement } from "better-sqlite3";
 import { Prisma } from "../db/generated/client.ts";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
@@ -11,7 +10,7 @@ import { withDb, type RetryOptions } from "../db/db-faults.ts";
 import { buildSummary } from "../study/summary.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
-import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
+import { sessionReads, type SessionReads } from "./session-reads.ts";
 import type { StudySessionWrites } from "./ports.ts";
 import { HistoryAggregateStore } from "./history-aggregates.ts";
 
@@ -48,43 +47,27 @@ export type ClaimRow = Omit<Prisma.StudySessionCreateInput, "status" | "liveSlot
 export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">;
 
 export class SessionStore implements AcpEventLog, StudySessionWrites {
-  /** The two reads every state read makes, prepared once on the read connection (session-rows.ts). */
-  private readonly openRows: Statement<[], unknown[]>;
-  private readonly lastEndedRow: Statement<[], unknown[]>;
-  /** The history list's reads (never the transcript): all sessions, one topic's, or a search's matches. */
-  private readonly historyRows: Statement<[number], unknown[]>;
-  private readonly historyRowsOfTopic: Statement<[string, number], unknown[]>;
-  private readonly historyRowsOfIds: Statement<[string, number], unknown[]>;
-  private readonly historyRowsOfIdsAndTopic: Statement<[string, string, number], unknown[]>;
+  /** The reads every state read and the history list make (session-reads.ts: SQLite or PostgreSQL). */
+  private readonly reads: SessionReads;
   /** The charts' aggregates: this store keeps the focus per day as it ends sessions. */
   readonly aggregates: HistoryAggregateStore;
 
   constructor(
     private readonly db: Db,
-    reads: ReadConnection,
+    /** SQLite's read-only connection; null on PostgreSQL. */
+    reads: ReadConnection | null,
     /** Retry options for every write (tests pass a short deadline). */
     private readonly retry: RetryOptions = {},
   ) {
-    this.openRows = reads
-      .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NULL ORDER BY started_at DESC`)
-      .raw();
-    this.lastEndedRow = reads
-      .prepare<[], unknown[]>(`SELECT ${SESSION_ROW_SELECT} FROM study_sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1`)
-      .raw();
-    const listed = (where: string) => `SELECT ${SESSION_ROW_SELECT} FROM study_sessions ${where} ORDER BY started_at DESC LIMIT ?`;
-    const ofIds = "id IN (SELECT value FROM json_each(?))";
-    this.historyRows = reads.prepare<[number], unknown[]>(listed("")).raw();
-    this.historyRowsOfTopic = reads.prepare<[string, number], unknown[]>(listed("WHERE topic = ?")).raw();
-    this.historyRowsOfIds = reads.prepare<[string, number], unknown[]>(listed(`WHERE ${ofIds}`)).raw();
-    this.historyRowsOfIdsAndTopic = reads.prepare<[string, string, number], unknown[]>(listed(`WHERE ${ofIds} AND topic = ?`)).raw();
-    this.aggregates = new HistoryAggregateStore(db, reads);
+    this.reads = sessionReads(db, reads);
+    this.aggregates = new HistoryAggregateStore(db, reads, this.reads);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------
 
   /** Rows not yet ended (normally at most one: the live_slot index sees to that). */
   async open(): Promise<SessionRow[]> {
-    return withDb("read the open session", async () => this.openRows.all().map(sessionRowFrom), { deadlineMs: 0 });
+    return withDb("read the open session", () => this.reads.open(), { deadlineMs: 0 });
   }
 
   byId(id: string): Promise<StudySession | null> {
@@ -96,14 +79,7 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
   }
 
   async lastEnded(): Promise<SessionRow | null> {
-    return withDb(
-      "read the last session",
-      async () => {
-        const values = this.lastEndedRow.get();
-        return values ? sessionRowFrom(values) : null;
-      },
-      { deadlineMs: 0 },
-    );
+    return withDb("read the last session", () => this.reads.lastEnded(), { deadlineMs: 0 });
   }
 
   /**
@@ -111,24 +87,7 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
    * server/recording/search-index.ts). A page of rows off the started_at indexes, without transcripts.
    */
   async history(filter: { topic?: string; ids?: readonly string[]; take?: number }): Promise<SessionRow[]> {
-    const take = filter.take ?? 100;
-    return withDb(
-      "read the history",
-      async () => {
-        if (filter.ids && filter.ids.length === 0) return [];
-        const ids = filter.ids ? JSON.stringify(filter.ids) : null;
-        const values =
-          ids !== null
-            ? filter.topic
-              ? this.historyRowsOfIdsAndTopic.all(ids, filter.topic, take)
-              : this.historyRowsOfIds.all(ids, take)
-            : filter.topic
-              ? this.historyRowsOfTopic.all(filter.topic, take)
-              : this.historyRows.all(take);
-        return values.map(sessionRowFrom);
-      },
-      { deadlineMs: 0 },
-    );
+    return withDb("read the history", () => this.reads.history({ ...filter, take: filter.take ?? 100 }), { deadlineMs: 0 });
   }
 
   // ---- the lifecycle's writes: starting -> live -> ending -> ended -------------------------------
