@@ -3,7 +3,7 @@
 // input first and writes in one transaction: bad input stores nothing.
 import crypto from "node:crypto";
 import type { Db } from "../db/client.ts";
-import type { Card } from "../db/generated/client.ts";
+import { Prisma, type Card } from "../db/generated/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../api/api-error.ts";
 import { toAnkiText } from "./anki-text.ts";
 import type { CardsQuery, EditCardInput, NewCardInput, ReviewInput } from "./card-schemas.ts";
@@ -236,20 +236,16 @@ export class CardStore {
     const now = this.now();
     // The topic's marks, or its sessions' (each side off its own index: topic, session_id). The model
     // counts wins and struggles (two columns of each); only the newest struggles are listed.
-    const ofTopic = `(topic = ? OR session_id IN (SELECT id FROM study_sessions WHERE topic = ?))`;
+    const ofTopic = Prisma.sql`(topic = ${topic} OR session_id IN (SELECT id FROM study_sessions WHERE topic = ${topic}))`;
     const [cards, reviews, counted, marks] = await Promise.all([
       this.db.card.findMany({ where: { topic }, orderBy: [{ due: "asc" }] }),
       this.db.cardReview.findMany({ where: { card: { topic } }, select: { rating: true, reviewedAt: true, stateBefore: true } }),
-      this.db.$queryRawUnsafe<{ status: string; created_at: string | number | Date }[]>(
-        `SELECT status, created_at FROM topic_marks WHERE status IN ('win', 'struggling') AND ${ofTopic}`,
-        topic,
-        topic,
+      this.db.$queryRaw<{ status: string; created_at: string | number | Date }[]>(
+        Prisma.sql`SELECT status, created_at FROM topic_marks WHERE status IN ('win', 'struggling') AND ${ofTopic}`,
       ),
       this.db
-        .$queryRawUnsafe<{ id: string }[]>(
-          `SELECT id FROM topic_marks WHERE status = 'struggling' AND ${ofTopic} ORDER BY created_at DESC LIMIT ${TOPIC_STRUGGLES}`,
-          topic,
-          topic,
+        .$queryRaw<{ id: string }[]>(
+          Prisma.sql`SELECT id FROM topic_marks WHERE status = 'struggling' AND ${ofTopic} ORDER BY created_at DESC LIMIT ${TOPIC_STRUGGLES}`,
         )
         .then((rows) => this.db.topicMark.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: "desc" } })),
     ]);

@@ -2,7 +2,9 @@
 // thoughts, topics and summaries are indexed by the database's own triggers, see the migration).
 // Results are moments: a stretch of transcript or a message, with the session and where to jump.
 import type { Db } from "../db/client.ts";
-import { planSearch, snippetAround } from "./search-query.ts";
+import { providerOf } from "../db/provider-of.ts";
+import { searchWords, snippetAround } from "./search-query.ts";
+import { searchSql, SESSION_SCAN_PAGE, type SearchSql } from "./search-sql.ts";
 
 export type SearchKind = "topic" | "summary" | "mark" | "parked" | "transcript" | "chat";
 
@@ -29,8 +31,6 @@ export interface NewDoc {
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
-/** Matching documents read per step when the history list looks for its newest sessions with a match. */
-const SESSION_SCAN_PAGE = 500;
 /** Stored text per document at most: transcripts are cut into pieces of about this size. */
 export const DOC_MAX_CHARS = 2_000;
 
@@ -70,38 +70,19 @@ export function splitDoc(text: string, max = DOC_MAX_CHARS): string[] {
 }
 
 export class SearchIndex {
-  constructor(private readonly db: Db) {}
+  private readonly sql: SearchSql;
 
-  /** Best matches first (FTS5's bm25 rank), newest first among short-word-only searches. */
+  constructor(private readonly db: Db) {
+    this.sql = searchSql(providerOf(db));
+  }
+
+  /** Best matches first (bm25 on SQLite, search-sql.ts), newest first among short-word-only searches. */
   async search(query: string, options: { limit?: number; excludeSessionId?: string } = {}): Promise<SearchHit[]> {
-    const plan = planSearch(query);
-    if (!plan) return [];
+    const words = searchWords(query);
+    if (words.length === 0) return [];
     const limit = Math.min(Math.max(1, options.limit ?? SEARCH_DEFAULT_LIMIT), SEARCH_MAX_LIMIT);
-    const params: unknown[] = [];
-    const where: string[] = [];
-    let sql: string;
-    if (plan.match) {
-      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at
-             FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid JOIN study_sessions s ON s.id = d.session_id
-             WHERE search_fts MATCH ?`;
-      params.push(plan.match);
-    } else {
-      sql = `SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at
-             FROM search_docs d JOIN study_sessions s ON s.id = d.session_id WHERE 1 = 1`;
-    }
-    for (const like of plan.likes) {
-      where.push(`d.text LIKE ? ESCAPE '\\'`);
-      params.push(like);
-    }
-    if (options.excludeSessionId) {
-      where.push("d.session_id <> ?");
-      params.push(options.excludeSessionId);
-    }
-    sql += where.map((w) => ` AND ${w}`).join("");
-    sql += plan.match ? " ORDER BY search_fts.rank, d.id DESC LIMIT ?" : " ORDER BY d.id DESC LIMIT ?";
-    params.push(limit);
-    const rows = await this.db.$queryRawUnsafe<Row[]>(sql, ...params);
-    const words = query.trim().split(/\s+/);
+    const rows = await this.db.$queryRaw<Row[]>(this.sql.moments(words, { limit, excludeSessionId: options.excludeSessionId }));
+    const typed = query.trim().split(/\s+/);
     return rows.map((r) => {
       const atMs = r.at_ms === null ? null : Number(r.at_ms);
       const kind = r.kind as SearchKind;
@@ -111,7 +92,7 @@ export class SearchIndex {
         startedAt: new Date(r.started_at).toISOString(),
         kind,
         atMs: kind === "transcript" || kind === "chat" ? atMs : null,
-        snippet: snippetAround(r.text, words),
+        snippet: snippetAround(r.text, typed),
         href: hrefOf(r.session_id, kind, atMs, r.source_id),
       };
     });
@@ -125,35 +106,15 @@ export class SearchIndex {
    * was written after that session's first one, so a second pass over the matches from there is exact.
    */
   async sessionIds(query: string, options: { limit?: number; topic?: string } = {}): Promise<string[]> {
-    const plan = planSearch(query);
-    if (!plan) return [];
+    const words = searchWords(query);
+    if (words.length === 0) return [];
     const limit = Math.max(1, Math.floor(options.limit ?? 100));
-    const docId = plan.match ? "search_fts.rowid" : "d.id";
-    const matching = (bound: string) => {
-      const params: unknown[] = [];
-      const ofTopic = options.topic ? " JOIN study_sessions s ON s.id = d.session_id AND s.topic = ?" : "";
-      let sql = plan.match
-        ? `SELECT d.session_id AS id, search_fts.rowid AS doc FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid${ofTopic} WHERE search_fts MATCH ?`
-        : `SELECT d.session_id AS id, d.id AS doc FROM search_docs d${ofTopic} WHERE 1 = 1`;
-      if (options.topic) params.push(options.topic);
-      if (plan.match) params.push(plan.match);
-      for (const like of plan.likes) {
-        sql += ` AND d.text LIKE ? ESCAPE '\\'`;
-        params.push(like);
-      }
-      return { sql: `${sql} AND ${docId} ${bound}`, params };
-    };
     // 1. Newest matching documents, a page at a time, until they name `limit` sessions (or run out).
     const found = new Set<string>();
     let before = Number.MAX_SAFE_INTEGER;
     let exhausted = false;
     while (found.size < limit && !exhausted) {
-      const page = matching("< ?");
-      const rows = await this.db.$queryRawUnsafe<{ id: string; doc: number | bigint }[]>(
-        `${page.sql} ORDER BY ${docId} DESC LIMIT ${SESSION_SCAN_PAGE}`,
-        ...page.params,
-        before,
-      );
+      const rows = await this.db.$queryRaw<{ id: string; doc: number | bigint }[]>(this.sql.matchingPage(words, options.topic, before));
       for (const r of rows) found.add(r.id);
       exhausted = rows.length < SESSION_SCAN_PAGE;
       if (rows.length > 0) before = Number(rows[rows.length - 1]!.doc);
@@ -161,30 +122,13 @@ export class SearchIndex {
     let candidates = [...found];
     if (!exhausted) {
       // 2. Every match since the first document of the oldest session named above.
-      const since = matching(">= ?");
-      const rows = await this.db.$queryRawUnsafe<{ id: string }[]>(since.sql, ...since.params, await this.firstDocSince(candidates));
+      const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(this.sql.firstDocSince(candidates));
+      const rows = await this.db.$queryRaw<{ id: string }[]>(this.sql.matchingSince(words, options.topic, Number(first[0]?.first ?? 0)));
       candidates = [...new Set(rows.map((r) => r.id))];
     }
     if (candidates.length === 0) return [];
-    const topic = options.topic ? " AND topic = ?" : "";
-    const rows = await this.db.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id FROM study_sessions WHERE id IN (SELECT value FROM json_each(?))${topic} ORDER BY started_at DESC LIMIT ?`,
-      JSON.stringify(candidates),
-      ...(options.topic ? [options.topic] : []),
-      limit,
-    );
+    const rows = await this.db.$queryRaw<{ id: string }[]>(this.sql.newestSessions(candidates, options.topic, limit));
     return rows.map((r) => r.id);
-  }
-
-  /** The first document of any session started since the oldest of these (their start or later). */
-  private async firstDocSince(sessionIds: readonly string[]): Promise<number> {
-    const rows = await this.db.$queryRawUnsafe<{ first: number | bigint | null }[]>(
-      // CROSS JOIN keeps this order: the sessions off the started_at index, then their documents.
-      `SELECT min(d.id) AS first FROM study_sessions s CROSS JOIN search_docs d ON d.session_id = s.id
-       WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id IN (SELECT value FROM json_each(?)))`,
-      JSON.stringify(sessionIds),
-    );
-    return Number(rows[0]?.first ?? 0);
   }
 
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {

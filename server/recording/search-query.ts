@@ -19,9 +19,9 @@ const TRIGRAM = 3;
 /** Words searched at most: more adds nothing but cost. */
 const MAX_WORDS = 12;
 
-/** Null when there is nothing to search for (only spaces). */
-export function planSearch(query: string): SearchPlan | null {
-  const words = [
+/** The distinct words of a search, at most MAX_WORDS (the private-use hit markers taken out). */
+export function searchWords(query: string): string[] {
+  return [
     ...new Set(
       query
         .replace(/[\uE000\uE001]/g, "")
@@ -30,12 +30,27 @@ export function planSearch(query: string): SearchPlan | null {
         .filter(Boolean),
     ),
   ].slice(0, MAX_WORDS);
+}
+
+/** Whether the trigram index can find a word (three characters or more). */
+export function isTrigramWord(word: string): boolean {
+  return [...word].length >= TRIGRAM;
+}
+
+/** A LIKE pattern that finds the word literally anywhere (its %, _ and backslashes escaped with a backslash). */
+export function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Null when there is nothing to search for (only spaces). */
+export function planSearch(query: string): SearchPlan | null {
+  const words = searchWords(query);
   if (words.length === 0) return null;
-  const long = words.filter((w) => [...w].length >= TRIGRAM);
-  const short = words.filter((w) => [...w].length < TRIGRAM);
+  const long = words.filter(isTrigramWord);
+  const short = words.filter((w) => !isTrigramWord(w));
   return {
     match: long.length ? long.map((w) => `"${w.replaceAll('"', '""')}"`).join(" AND ") : null,
-    likes: short.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+    likes: short.map(likePattern),
   };
 }
 

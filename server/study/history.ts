@@ -2,6 +2,7 @@
 // the dashboard's charts, and the suggestions a new session starts with. Route handlers and pages
 // both call these, so the API and what the pages show cannot disagree.
 import type { Db } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, heatmap, streak, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
@@ -74,15 +75,14 @@ export class StudyHistory {
    * step per distinct topic, however many sessions each has.
    */
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
-    const rows = await this.db.$queryRawUnsafe<{ topic: string }[]>(
-      `WITH RECURSIVE t(topic) AS (
+    const rows = await this.db.$queryRaw<{ topic: string }[]>(
+      Prisma.sql`WITH RECURSIVE t(topic) AS (
          SELECT (SELECT min(topic) FROM study_sessions)
          UNION ALL
          SELECT (SELECT min(topic) FROM study_sessions WHERE topic > t.topic) FROM t WHERE t.topic IS NOT NULL
        )
        SELECT topic FROM t WHERE topic IS NOT NULL
-       ORDER BY (SELECT max(started_at) FROM study_sessions s WHERE s.topic = t.topic) DESC LIMIT ?`,
-      Math.max(0, Math.floor(limit)),
+       ORDER BY (SELECT max(started_at) FROM study_sessions s WHERE s.topic = t.topic) DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
     );
     return rows.map((r) => r.topic);
   }

@@ -1,0 +1,134 @@
+// The search index's SQL on each database. SQLite: the FTS5 table search_fts (trigram tokenizer),
+// ranked by bm25. PostgreSQL: a pg_trgm GIN index on search_docs.text that ILIKE uses
+// (prisma/postgresql/migrations/20261203010000_history_and_search), ranked by a BM25-like score of
+// how often each word occurs against the document's length. Both match every word literally, as a
+// case-insensitive substring. Queries are Prisma.sql templates, so placeholders follow the provider.
+import { Prisma } from "../db/generated/client.ts";
+import type { Provider } from "../db/database-target.ts";
+import { isTrigramWord, likePattern, planSearch } from "./search-query.ts";
+
+/** Matching documents read per step when the history list looks for its newest sessions with a match. */
+export const SESSION_SCAN_PAGE = 500;
+
+export interface MomentOptions {
+  readonly limit: number;
+  readonly excludeSessionId?: string;
+}
+
+export interface SearchSql {
+  /** Best matches first. Columns: session_id, kind, at_ms, source_id, text, topic, started_at. */
+  moments(words: readonly string[], options: MomentOptions): Prisma.Sql;
+  /** A page of matching documents (id = session, doc), newest first, below `before`. */
+  matchingPage(words: readonly string[], topic: string | undefined, before: number): Prisma.Sql;
+  /** Every matching document from `from` on (id = session). */
+  matchingSince(words: readonly string[], topic: string | undefined, from: number): Prisma.Sql;
+  /** These sessions (of a topic), newest first (id). */
+  newestSessions(ids: readonly string[], topic: string | undefined, limit: number): Prisma.Sql;
+  /** The first document (first) of any session started since the oldest of these. */
+  firstDocSince(ids: readonly string[]): Prisma.Sql;
+}
+
+const and = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql` AND ${Prisma.join(parts, " AND ")}` : Prisma.empty);
+const ofTopic = (topic: string | undefined) =>
+  topic ? Prisma.sql` JOIN study_sessions s ON s.id = d.session_id AND s.topic = ${topic}` : Prisma.empty;
+
+const sqlite: SearchSql = {
+  moments(words, { limit, excludeSessionId }) {
+    const plan = planSearch(words.join(" "))!;
+    const filters = plan.likes.map((like) => Prisma.sql`d.text LIKE ${like} ESCAPE '\\'`);
+    if (excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${excludeSessionId}`);
+    const columns = Prisma.sql`d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at`;
+    return plan.match
+      ? Prisma.sql`SELECT ${columns} FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid JOIN study_sessions s ON s.id = d.session_id
+          WHERE search_fts MATCH ${plan.match}${and(filters)} ORDER BY search_fts.rank, d.id DESC LIMIT ${limit}`
+      : Prisma.sql`SELECT ${columns} FROM search_docs d JOIN study_sessions s ON s.id = d.session_id
+          WHERE 1 = 1${and(filters)} ORDER BY d.id DESC LIMIT ${limit}`;
+  },
+  matchingPage(words, topic, before) {
+    const { sql, doc } = sqliteMatching(words, topic);
+    return Prisma.sql`${sql} AND ${doc} < ${before} ORDER BY ${doc} DESC LIMIT ${SESSION_SCAN_PAGE}`;
+  },
+  matchingSince(words, topic, from) {
+    const { sql, doc } = sqliteMatching(words, topic);
+    return Prisma.sql`${sql} AND ${doc} >= ${from}`;
+  },
+  newestSessions(ids, topic, limit) {
+    return Prisma.sql`SELECT id FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))${
+      topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty
+    } ORDER BY started_at DESC LIMIT ${limit}`;
+  },
+  firstDocSince(ids) {
+    // CROSS JOIN keeps this order: the sessions off the started_at index, then their documents.
+    return Prisma.sql`SELECT min(d.id) AS first FROM study_sessions s CROSS JOIN search_docs d ON d.session_id = s.id
+      WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`;
+  },
+};
+
+function sqliteMatching(words: readonly string[], topic: string | undefined): { sql: Prisma.Sql; doc: Prisma.Sql } {
+  const plan = planSearch(words.join(" "))!;
+  const likes = and(plan.likes.map((like) => Prisma.sql`d.text LIKE ${like} ESCAPE '\\'`));
+  if (plan.match) {
+    const doc = Prisma.raw("search_fts.rowid");
+    return {
+      sql: Prisma.sql`SELECT d.session_id AS id, ${doc} AS doc FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid${ofTopic(topic)}
+        WHERE search_fts MATCH ${plan.match}${likes}`,
+      doc,
+    };
+  }
+  const doc = Prisma.raw("d.id");
+  return { sql: Prisma.sql`SELECT d.session_id AS id, ${doc} AS doc FROM search_docs d${ofTopic(topic)} WHERE 1 = 1${likes}`, doc };
+}
+
+/** BM25's usual constants, and a typical document's length in characters (transcripts are cut at 2,000). */
+const K1 = 1.2;
+const B = 0.75;
+const TYPICAL_DOC_CHARS = 400;
+
+/** Every word an ILIKE (the GIN trigram index finds those of three characters or more). */
+function pgFilters(words: readonly string[]): Prisma.Sql[] {
+  return words.map((w) => Prisma.sql`d.text ILIKE ${likePattern(w)}::text ESCAPE '\\'`);
+}
+
+/** Higher is better: each word's occurrences, saturated and normalised by length as BM25 does (no IDF). */
+function pgScore(words: readonly string[]): Prisma.Sql {
+  const terms = words.map((w) => {
+    const word = w.toLowerCase();
+    const tf = Prisma.sql`((char_length(lower(d.text)) - char_length(replace(lower(d.text), ${word}::text, '')))::float8 / ${[...word].length}::float8)`;
+    const norm = Prisma.sql`(${1 - B}::float8 + ${B}::float8 * char_length(d.text) / ${TYPICAL_DOC_CHARS}::float8)`;
+    return Prisma.sql`(${tf} * ${K1 + 1}::float8 / (${tf} + ${K1}::float8 * ${norm}))`;
+  });
+  return Prisma.join(terms, " + ");
+}
+
+const postgresql: SearchSql = {
+  moments(words, { limit, excludeSessionId }) {
+    const filters = pgFilters(words);
+    if (excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${excludeSessionId}`);
+    const ranked = words.filter(isTrigramWord);
+    const order = ranked.length ? Prisma.sql`${pgScore(ranked)} DESC, d.id DESC` : Prisma.sql`d.id DESC`;
+    return Prisma.sql`SELECT d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at
+      FROM search_docs d JOIN study_sessions s ON s.id = d.session_id
+      WHERE ${Prisma.join(filters, " AND ")} ORDER BY ${order} LIMIT ${limit}`;
+  },
+  matchingPage(words, topic, before) {
+    return Prisma.sql`SELECT d.session_id AS id, d.id AS doc FROM search_docs d${ofTopic(topic)}
+      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id < ${before}::bigint ORDER BY d.id DESC LIMIT ${SESSION_SCAN_PAGE}`;
+  },
+  matchingSince(words, topic, from) {
+    return Prisma.sql`SELECT d.session_id AS id FROM search_docs d${ofTopic(topic)}
+      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id >= ${from}::bigint`;
+  },
+  newestSessions(ids, topic, limit) {
+    return Prisma.sql`SELECT id FROM study_sessions WHERE id = ANY(${[...ids]}::text[])${
+      topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty
+    } ORDER BY started_at DESC LIMIT ${limit}`;
+  },
+  firstDocSince(ids) {
+    return Prisma.sql`SELECT min(d.id) AS first FROM study_sessions s JOIN search_docs d ON d.session_id = s.id
+      WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id = ANY(${[...ids]}::text[]))`;
+  },
+};
+
+export function searchSql(provider: Provider): SearchSql {
+  return provider === "postgresql" ? postgresql : sqlite;
+}
