@@ -1,60 +1,11 @@
-// The search index on a real SQLite file: literal matching (no wildcards, no FTS5 operators), the
+// The search index on a real SQLite file and a real PostgreSQL: literal matching (no wildcards, no FTS5 operators), the
 // fields a learner sees (never the summary's JSON), ranking, snippets and where a hit jumps to.
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "../db/migrate.ts";
-import { openDatabase, type Db } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
+import { openTestStorage, testProviders, type TestStorage } from "../db/test-storage.ts";
 import { SearchIndex, splitDoc } from "./search-index.ts";
 import { planSearch, snippetLine } from "./search-query.ts";
-
-let tmp: string;
-let db: Db;
-let index: SearchIndex;
-const ids = { js: crypto.randomUUID(), py: crypto.randomUUID(), sql: crypto.randomUUID() };
-
-async function session(id: string, topic: string, summary?: object): Promise<void> {
-  await db.studySession.create({ data: { id, topic, energy: 5, agent: "tutor", transport: "pty", status: "ended", endedAt: new Date() } });
-  if (summary) await db.studySession.update({ where: { id }, data: { summary: JSON.stringify(summary) } });
-}
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-search-"));
-  const file = path.join(tmp, "studyloop.db");
-  applyMigrations(file);
-  db = openDatabase(file);
-  index = new SearchIndex(db);
-  const summary = {
-    durationMinutes: 30,
-    focusMinutes: 25,
-    wins: ["closures"],
-    struggles: [],
-    insights: [],
-    parked: ["what is 50% of a byte_size?"],
-    forNextSession: [],
-  };
-  await session(ids.js, "JavaScript closures", summary);
-  await session(ids.py, "Python generators");
-  await session(ids.sql, "SQL joins");
-  await db.parkedItem.create({ data: { id: crypto.randomUUID(), sessionId: ids.py, text: "why does yield pause?", source: "agent" } });
-  await db.topicMark.create({
-    data: { id: crypto.randomUUID(), sessionId: ids.sql, topic: "LEFT JOIN", status: "struggling", note: "NULLs on the right" },
-  });
-  await index.add(ids.js, [
-    { kind: "transcript", atMs: 761_300, text: "$ node counter.js\na closure captures the variable, not its value", createdAt: new Date() },
-    { kind: "transcript", atMs: 12_000, text: "$ ls\nnotes.txt", createdAt: new Date() },
-  ]);
-  await index.add(ids.py, [
-    { kind: "chat", atMs: 5_000, sourceId: "7", text: "A generator is a closure over its frame, closure closure", createdAt: new Date() },
-  ]);
-});
-
-afterAll(async () => {
-  await db.$disconnect();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe("planSearch", () => {
   it.each([
@@ -71,83 +22,135 @@ describe("planSearch", () => {
   });
 });
 
-describe("SearchIndex", () => {
-  it("finds a transcript moment and jumps to its time in the player", async () => {
-    const [hit] = await index.search("captures the variable");
-    expect(hit).toMatchObject({
-      sessionId: ids.js,
-      topic: "JavaScript closures",
-      kind: "transcript",
-      atMs: 761_300,
-      href: `/sessions/${ids.js}?t=761.3`,
+describe.each(testProviders())("on %s", (provider) => {
+  let storage: TestStorage;
+  let db: Db;
+  let index: SearchIndex;
+  const ids = { js: crypto.randomUUID(), py: crypto.randomUUID(), sql: crypto.randomUUID() };
+
+  async function session(id: string, topic: string, summary?: object): Promise<void> {
+    await db.studySession.create({
+      data: { id, topic, energy: 5, agent: "tutor", transport: "pty", status: "ended", endedAt: new Date() },
     });
-    expect(snippetLine(hit!.snippet)).toContain("[captures]");
+    if (summary) await db.studySession.update({ where: { id }, data: { summary: JSON.stringify(summary) } });
+  }
+
+  beforeAll(async () => {
+    storage = await openTestStorage(provider);
+    db = storage.db;
+    index = new SearchIndex(db);
+    const summary = {
+      durationMinutes: 30,
+      focusMinutes: 25,
+      wins: ["closures"],
+      struggles: [],
+      insights: [],
+      parked: ["what is 50% of a byte_size?"],
+      forNextSession: [],
+    };
+    await session(ids.js, "JavaScript closures", summary);
+    await session(ids.py, "Python generators");
+    await session(ids.sql, "SQL joins");
+    await db.parkedItem.create({ data: { id: crypto.randomUUID(), sessionId: ids.py, text: "why does yield pause?", source: "agent" } });
+    await db.topicMark.create({
+      data: { id: crypto.randomUUID(), sessionId: ids.sql, topic: "LEFT JOIN", status: "struggling", note: "NULLs on the right" },
+    });
+    await index.add(ids.js, [
+      {
+        kind: "transcript",
+        atMs: 761_300,
+        text: "$ node counter.js\na closure captures the variable, not its value",
+        createdAt: new Date(),
+      },
+      { kind: "transcript", atMs: 12_000, text: "$ ls\nnotes.txt", createdAt: new Date() },
+    ]);
+    await index.add(ids.py, [
+      { kind: "chat", atMs: 5_000, sourceId: "7", text: "A generator is a closure over its frame, closure closure", createdAt: new Date() },
+    ]);
   });
 
-  it("ranks the best match first and links a chat message", async () => {
-    const hits = await index.search("closure");
-    expect(hits[0]).toMatchObject({ sessionId: ids.py, kind: "chat", href: `/sessions/${ids.py}#message-7` });
-    expect(hits.map((h) => h.kind)).toEqual(expect.arrayContaining(["transcript", "topic", "summary"]));
+  afterAll(async () => {
+    await storage.dispose();
   });
 
-  it("searches the summary as text, not its JSON", async () => {
-    expect(await index.search("wins")).toEqual([]);
-    expect(await index.search("focusMinutes")).toEqual([]);
-    expect((await index.search("byte_size")).map((h) => h.kind)).toEqual(["summary"]);
+  describe("SearchIndex", () => {
+    it("finds a transcript moment and jumps to its time in the player", async () => {
+      const [hit] = await index.search("captures the variable");
+      expect(hit).toMatchObject({
+        sessionId: ids.js,
+        topic: "JavaScript closures",
+        kind: "transcript",
+        atMs: 761_300,
+        href: `/sessions/${ids.js}?t=761.3`,
+      });
+      expect(snippetLine(hit!.snippet)).toContain("[captures]");
+    });
+
+    it("ranks the best match first and links a chat message", async () => {
+      const hits = await index.search("closure");
+      expect(hits[0]).toMatchObject({ sessionId: ids.py, kind: "chat", href: `/sessions/${ids.py}#message-7` });
+      expect(hits.map((h) => h.kind)).toEqual(expect.arrayContaining(["transcript", "topic", "summary"]));
+    });
+
+    it("searches the summary as text, not its JSON", async () => {
+      expect(await index.search("wins")).toEqual([]);
+      expect(await index.search("focusMinutes")).toEqual([]);
+      expect((await index.search("byte_size")).map((h) => h.kind)).toEqual(["summary"]);
+    });
+
+    it("treats % and _ as characters, never as wildcards", async () => {
+      expect((await index.search("%")).map((h) => h.sessionId)).toEqual([ids.js]);
+      expect((await index.search("_")).map((h) => h.sessionId)).toEqual([ids.js]);
+      expect(await index.search("e_t")).toEqual([]);
+    });
+
+    it("treats FTS5 syntax as words", async () => {
+      expect(await index.search("closure*")).toEqual([]);
+      expect(await index.search("yield OR join")).toEqual([]);
+      expect((await index.search('"yield"')).map((h) => h.kind)).toEqual([]);
+    });
+
+    it("indexes parked thoughts and marks as they are written, and forgets them when deleted", async () => {
+      expect((await index.search("yield pause")).map((h) => [h.sessionId, h.kind])).toEqual([[ids.py, "parked"]]);
+      expect((await index.search("nulls on")).map((h) => [h.sessionId, h.kind])).toEqual([[ids.sql, "mark"]]);
+      await db.topicMark.deleteMany({ where: { sessionId: ids.sql } });
+      expect(await index.search("nulls on")).toEqual([]);
+    });
+
+    it("finds short words with an escaped LIKE and marks them in the snippet", async () => {
+      const hits = await index.search("ls");
+      expect(hits.some((h) => h.kind === "transcript" && snippetLine(h.snippet).includes("[ls]"))).toBe(true);
+    });
+
+    it("lists the newest sessions with a match (of a topic, as many as asked), and leaves out the one asked", async () => {
+      await db.studySession.update({ where: { id: ids.js }, data: { startedAt: new Date(Date.now() - 60_000) } });
+      expect(await index.sessionIds("closure")).toEqual([ids.py, ids.js]);
+      expect(await index.sessionIds("closure", { limit: 1 })).toEqual([ids.py]);
+      expect(await index.sessionIds("closure", { topic: "JavaScript closures" })).toEqual([ids.js]);
+      const shortWord = [...new Set((await index.search("ls")).map((h) => h.sessionId))];
+      expect(shortWord.length).toBeGreaterThan(0);
+      expect((await index.sessionIds("ls")).sort()).toEqual(shortWord.sort());
+      expect(await index.sessionIds("zqxjvk")).toEqual([]);
+      expect((await index.search("closure", { excludeSessionId: ids.py })).every((h) => h.sessionId === ids.js)).toBe(true);
+    });
   });
 
-  it("treats % and _ as characters, never as wildcards", async () => {
-    expect((await index.search("%")).map((h) => h.sessionId)).toEqual([ids.js]);
-    expect((await index.search("_")).map((h) => h.sessionId)).toEqual([ids.js]);
-    expect(await index.search("e_t")).toEqual([]);
+  describe("splitDoc", () => {
+    it("cuts long text at line ends, and long lines where it must", () => {
+      expect(splitDoc("a\nb\nc", 3)).toEqual(["a\nb", "c"]);
+      expect(splitDoc("abcdefg", 3)).toEqual(["abc", "def", "g"]);
+      expect(splitDoc("\n\n", 3)).toEqual([]);
+    });
   });
 
-  it("treats FTS5 syntax as words", async () => {
-    expect(await index.search("closure*")).toEqual([]);
-    expect(await index.search("yield OR join")).toEqual([]);
-    expect((await index.search('"yield"')).map((h) => h.kind)).toEqual([]);
-  });
-
-  it("indexes parked thoughts and marks as they are written, and forgets them when deleted", async () => {
-    expect((await index.search("yield pause")).map((h) => [h.sessionId, h.kind])).toEqual([[ids.py, "parked"]]);
-    expect((await index.search("nulls on")).map((h) => [h.sessionId, h.kind])).toEqual([[ids.sql, "mark"]]);
-    await db.topicMark.deleteMany({ where: { sessionId: ids.sql } });
-    expect(await index.search("nulls on")).toEqual([]);
-  });
-
-  it("finds short words with an escaped LIKE and marks them in the snippet", async () => {
-    const hits = await index.search("ls");
-    expect(hits.some((h) => h.kind === "transcript" && snippetLine(h.snippet).includes("[ls]"))).toBe(true);
-  });
-
-  it("lists the newest sessions with a match (of a topic, as many as asked), and leaves out the one asked", async () => {
-    await db.studySession.update({ where: { id: ids.js }, data: { startedAt: new Date(Date.now() - 60_000) } });
-    expect(await index.sessionIds("closure")).toEqual([ids.py, ids.js]);
-    expect(await index.sessionIds("closure", { limit: 1 })).toEqual([ids.py]);
-    expect(await index.sessionIds("closure", { topic: "JavaScript closures" })).toEqual([ids.js]);
-    const shortWord = [...new Set((await index.search("ls")).map((h) => h.sessionId))];
-    expect(shortWord.length).toBeGreaterThan(0);
-    expect((await index.sessionIds("ls")).sort()).toEqual(shortWord.sort());
-    expect(await index.sessionIds("zqxjvk")).toEqual([]);
-    expect((await index.search("closure", { excludeSessionId: ids.py })).every((h) => h.sessionId === ids.js)).toBe(true);
-  });
-});
-
-describe("splitDoc", () => {
-  it("cuts long text at line ends, and long lines where it must", () => {
-    expect(splitDoc("a\nb\nc", 3)).toEqual(["a\nb", "c"]);
-    expect(splitDoc("abcdefg", 3)).toEqual(["abc", "def", "g"]);
-    expect(splitDoc("\n\n", 3)).toEqual([]);
-  });
-});
-
-describe("snippetAround", () => {
-  it("marks every match near the first, whole, case-insensitively", async () => {
-    const { snippetAround } = await import("./search-query.ts");
-    const text = `${"x".repeat(100)} Zebracorn and zebracorn-42 ${"y".repeat(200)}`;
-    expect(snippetLine(snippetAround(text, ["zebracorn"], 20))).toBe(
-      `…${"x".repeat(19)} [Zebracorn] and [zebracorn]-42 ${"y".repeat(13)}…`,
-    );
-    expect(snippetLine(snippetAround("short", ["nothing"]))).toBe("short");
+  describe("snippetAround", () => {
+    it("marks every match near the first, whole, case-insensitively", async () => {
+      const { snippetAround } = await import("./search-query.ts");
+      const text = `${"x".repeat(100)} Zebracorn and zebracorn-42 ${"y".repeat(200)}`;
+      expect(snippetLine(snippetAround(text, ["zebracorn"], 20))).toBe(
+        `…${"x".repeat(19)} [Zebracorn] and [zebracorn]-42 ${"y".repeat(13)}…`,
+      );
+      expect(snippetLine(snippetAround("short", ["nothing"]))).toBe("short");
+    });
   });
 });
