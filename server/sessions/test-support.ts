@@ -7,6 +7,8 @@ import Database from "better-sqlite3";
 import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase, openReadConnection, type Db, type ReadConnection } from "../db/client.ts";
 import { databaseFile } from "../config/paths.ts";
+import type { Provider } from "../db/database-target.ts";
+import { openTestStorage } from "../db/test-storage.ts";
 import { loadSettings, type Settings } from "../config/settings.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import type { LiveTransport, TransportExit } from "../transports/live-transport.ts";
@@ -81,7 +83,8 @@ export interface TestCore {
   readonly dir: string;
   readonly file: string;
   readonly db: Db;
-  readonly reads: ReadConnection;
+  /** SQLite's read connection; null on PostgreSQL. */
+  readonly reads: ReadConnection | null;
   readonly service: SessionService;
   readonly transports: FakeTransport[];
   readonly settings: Settings;
@@ -96,6 +99,34 @@ export interface TestCore {
 }
 
 export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-core-"))): TestCore {
+  writeTestConfig(dir);
+  const file = databaseFile(dir);
+  applyMigrations(file);
+  const db = openDatabase(file);
+  const reads = openReadConnection(file);
+  return coreOn({
+    dir,
+    file,
+    db,
+    reads,
+    env,
+    close: async () => {
+      await db.$disconnect();
+      reads.close();
+    },
+  });
+}
+
+/** A TestCore on either database (PostgreSQL: a new database on the test process's cluster, no `file`). */
+export async function makeTestCoreOn(provider: Provider, env: Record<string, string> = {}): Promise<TestCore> {
+  if (provider === "sqlite") return makeTestCore(env);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-core-"));
+  writeTestConfig(dir);
+  const storage = await openTestStorage(provider);
+  return coreOn({ dir, file: "", db: storage.db, reads: null, env, close: () => storage.dispose() });
+}
+
+function writeTestConfig(dir: string): void {
   fs.writeFileSync(
     path.join(dir, "studyloop.config.json"),
     JSON.stringify({
@@ -110,10 +141,17 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
       },
     }),
   );
-  const file = databaseFile(dir);
-  applyMigrations(file);
-  const db = openDatabase(file);
-  const reads = openReadConnection(file);
+}
+
+function coreOn(options: {
+  dir: string;
+  file: string;
+  db: Db;
+  reads: ReadConnection | null;
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}): TestCore {
+  const { dir, file, db, reads, env } = options;
   const settings = loadSettings({ STUDYLOOP_HEARTBEAT_SECONDS: "1", ...env } as unknown as NodeJS.ProcessEnv);
   let offset = 0;
   const transports: FakeTransport[] = [];
@@ -154,6 +192,7 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
     log,
     advance: (ms) => void (offset += ms),
     holdWriteLock: () => {
+      if (!file) throw new Error("holdWriteLock is SQLite's: this core is on PostgreSQL.");
       const holder = new Database(file);
       holder.exec("BEGIN IMMEDIATE");
       return () => {
@@ -163,8 +202,7 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
     },
     close: async () => {
       await service.shutdown();
-      await db.$disconnect();
-      reads.close();
+      await options.close();
     },
   };
 }

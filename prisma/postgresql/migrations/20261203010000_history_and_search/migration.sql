@@ -80,16 +80,18 @@ $$;
 CREATE TRIGGER "search_mark_ai" AFTER INSERT ON "topic_marks" FOR EACH ROW EXECUTE FUNCTION "search_mark_ai"();
 CREATE TRIGGER "search_mark_ad" AFTER DELETE ON "topic_marks" FOR EACH ROW EXECUTE FUNCTION "search_source_ad"();
 
--- Marks counted per exact topic. PostgreSQL has no rowid: first_mark is the oldest mark's created_at
--- in whole seconds since 2000-01-01 UTC (an INTEGER until 2068); the app breaks ties within a second
--- with the marks' own times (server/sessions/history-aggregates.ts).
-CREATE FUNCTION "studyloop_mark_order"(at TIMESTAMP(3)) RETURNS INTEGER LANGUAGE sql IMMUTABLE AS $$
-  SELECT floor(extract(epoch FROM at - TIMESTAMP '2000-01-01 00:00:00'))::INTEGER
+-- Marks counted per exact topic. PostgreSQL has no rowid: a mark's place in the order marks were
+-- written is the id of its search document (search_docs.id is a serial, and search_mark_ai, which
+-- runs before the topic_mark_tallies_* triggers by name, writes it), so first_mark names a group of
+-- topics after its oldest mark exactly as SQLite's min(rowid) does.
+CREATE FUNCTION "studyloop_topic_first_mark"(of_topic TEXT) RETURNS INTEGER LANGUAGE sql STABLE AS $$
+  SELECT min(d."id") FROM "topic_marks" m JOIN "search_docs" d ON d."source_id" = m."id" AND d."kind" = 'mark' WHERE m."topic" = of_topic
 $$;
 
-CREATE FUNCTION "topic_mark_tally_add"(topic TEXT, status TEXT, at TIMESTAMP(3)) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION "topic_mark_tally_add"(mark_id TEXT, of_topic TEXT, status TEXT) RETURNS void LANGUAGE sql AS $$
   INSERT INTO "topic_mark_tallies" AS t ("topic", "first_mark", "marks", "wins", "struggles", "learning", "insights")
-    VALUES (topic, "studyloop_mark_order"(at), 1, (status = 'win')::int, (status = 'struggling')::int, (status = 'learning')::int, (status = 'insight')::int)
+    VALUES (of_topic, coalesce((SELECT min("id") FROM "search_docs" WHERE "source_id" = mark_id AND "kind" = 'mark'), 2147483647), 1,
+            (status = 'win')::int, (status = 'struggling')::int, (status = 'learning')::int, (status = 'insight')::int)
     ON CONFLICT ("topic") DO UPDATE SET
       "first_mark" = least(t."first_mark", excluded."first_mark"),
       "marks" = t."marks" + 1,
@@ -99,21 +101,21 @@ CREATE FUNCTION "topic_mark_tally_add"(topic TEXT, status TEXT, at TIMESTAMP(3))
       "insights" = t."insights" + excluded."insights";
 $$;
 
-CREATE FUNCTION "topic_mark_tally_remove"(old_topic TEXT, status TEXT) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION "topic_mark_tally_remove"(of_topic TEXT, status TEXT) RETURNS void LANGUAGE sql AS $$
   UPDATE "topic_mark_tallies" SET
       "marks" = "marks" - 1,
       "wins" = "wins" - (status = 'win')::int,
       "struggles" = "struggles" - (status = 'struggling')::int,
       "learning" = "learning" - (status = 'learning')::int,
       "insights" = "insights" - (status = 'insight')::int,
-      "first_mark" = coalesce((SELECT "studyloop_mark_order"(min(m."created_at")) FROM "topic_marks" m WHERE m."topic" = old_topic), "first_mark")
-    WHERE "topic" = old_topic;
-  DELETE FROM "topic_mark_tallies" WHERE "topic" = old_topic AND "marks" <= 0;
+      "first_mark" = coalesce("studyloop_topic_first_mark"(of_topic), "first_mark")
+    WHERE "topic" = of_topic;
+  DELETE FROM "topic_mark_tallies" WHERE "topic" = of_topic AND "marks" <= 0;
 $$;
 
 CREATE FUNCTION "topic_mark_tallies_ai"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "topic_mark_tally_add"(NEW."topic", NEW."status", NEW."created_at");
+  PERFORM "topic_mark_tally_add"(NEW."id", NEW."topic", NEW."status");
   RETURN NULL;
 END;
 $$;
@@ -130,7 +132,7 @@ CREATE TRIGGER "topic_mark_tallies_ad" AFTER DELETE ON "topic_marks" FOR EACH RO
 CREATE FUNCTION "topic_mark_tallies_au"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "topic_mark_tally_remove"(OLD."topic", OLD."status");
-  PERFORM "topic_mark_tally_add"(NEW."topic", NEW."status", NEW."created_at");
+  PERFORM "topic_mark_tally_add"(NEW."id", NEW."topic", NEW."status");
   RETURN NULL;
 END;
 $$;
@@ -144,6 +146,6 @@ INSERT INTO "search_docs"("session_id", "kind", "source_id", "text", "created_at
 INSERT INTO "search_docs"("session_id", "kind", "source_id", "text", "created_at")
   SELECT "session_id", 'mark', "id", "status" || ': ' || "topic" || CASE WHEN "note" IS NULL OR "note" = '' THEN '' ELSE ' · ' || "note" END, "created_at" FROM "topic_marks";
 INSERT INTO "topic_mark_tallies"("topic", "first_mark", "marks", "wins", "struggles", "learning", "insights")
-  SELECT "topic", "studyloop_mark_order"(min("created_at")), count(*), count(*) FILTER (WHERE "status" = 'win'), count(*) FILTER (WHERE "status" = 'struggling'),
+  SELECT "topic", coalesce("studyloop_topic_first_mark"("topic"), 2147483647), count(*), count(*) FILTER (WHERE "status" = 'win'), count(*) FILTER (WHERE "status" = 'struggling'),
          count(*) FILTER (WHERE "status" = 'learning'), count(*) FILTER (WHERE "status" = 'insight')
   FROM "topic_marks" GROUP BY "topic";
