@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { countDelta } from "../sessions/session-store.ts";
-import { makeTestCore, START, type TestCore } from "../sessions/test-support.ts";
+import { makeTestCoreOn, START, type TestCore } from "../sessions/test-support.ts";
+import { testProviders } from "../db/test-storage.ts";
 import { StudyLog } from "./study-log.ts";
 
 describe("countDelta", () => {
@@ -18,35 +19,37 @@ describe("countDelta", () => {
   });
 });
 
-describe("StudyEdits on a real database", () => {
-  let core: TestCore | undefined;
-  afterEach(async () => {
-    await core?.close();
-    core = undefined;
-  });
+describe.each(testProviders())("on %s", (provider) => {
+  describe("StudyEdits on a real database", () => {
+    let core: TestCore | undefined;
+    afterEach(async () => {
+      await core?.close();
+      core = undefined;
+    });
 
-  it("moves the session's win and struggle counts through the session store as marks are edited and taken back", async () => {
-    core = makeTestCore();
-    const { session } = await core.service.start(START);
-    const study = new StudyLog(core.db, core.service, core.service.events, { log: () => undefined });
-    const counts = async () => {
-      const row = await core!.db.studySession.findUniqueOrThrow({ where: { id: session.id } });
-      return [row.winCount, row.struggleCount];
-    };
+    it("moves the session's win and struggle counts through the session store as marks are edited and taken back", async () => {
+      core = await makeTestCoreOn(provider);
+      const { session } = await core.service.start(START);
+      const study = new StudyLog(core.db, core.service, core.service.events, { log: () => undefined });
+      const counts = async () => {
+        const row = await core!.db.studySession.findUniqueOrThrow({ where: { id: session.id } });
+        return [row.winCount, row.struggleCount];
+      };
 
-    const first = await study.mark({ topic: "closures", status: "win" }, "learner", session.id);
-    const second = await study.mark({ topic: "hoisting", status: "win" }, "learner", session.id);
-    expect(await counts()).toEqual([2, 0]);
+      const first = await study.mark({ topic: "closures", status: "win" }, "learner", session.id);
+      const second = await study.mark({ topic: "hoisting", status: "win" }, "learner", session.id);
+      expect(await counts()).toEqual([2, 0]);
 
-    await study.edits.editMark(first.id, { status: "struggling", note: "not yet" });
-    expect(await counts()).toEqual([1, 1]);
-    expect((await core.db.topicMark.findUniqueOrThrow({ where: { id: first.id } })).note).toBe("not yet");
+      await study.edits.editMark(first.id, { status: "struggling", note: "not yet" });
+      expect(await counts()).toEqual([1, 1]);
+      expect((await core.db.topicMark.findUniqueOrThrow({ where: { id: first.id } })).note).toBe("not yet");
 
-    await study.edits.editMark(first.id, { note: "" });
-    expect(await counts()).toEqual([1, 1]);
+      await study.edits.editMark(first.id, { note: "" });
+      expect(await counts()).toEqual([1, 1]);
 
-    await study.edits.removeMark(second.id);
-    expect(await counts()).toEqual([0, 1]);
-    expect(await core.db.topicMark.count({ where: { sessionId: session.id } })).toBe(1);
+      await study.edits.removeMark(second.id);
+      expect(await counts()).toEqual([0, 1]);
+      expect(await core.db.topicMark.count({ where: { sessionId: session.id } })).toBe(1);
+    });
   });
 });
