@@ -1,5 +1,6 @@
 // The history section of `npm run bench` (BENCH_ONLY=history runs it alone): every page and API a
-// learner reads, with 1,000 / 10,000 / 50,000 ended sessions in the database. Each size gets its own
+// learner reads, with 1,000 / 10,000 / 50,000 ended sessions in the database (SQLite, or PostgreSQL
+// with BENCH_DATABASE, bench/history-postgres.ts). Each size gets its own
 // data directory, migrated, seeded in one transaction with prepared statements (marks, parked
 // thoughts, summaries, 5 KB transcripts, their search documents), then served by `studyloop web`
 // (the production build); each route is asked 20 times in a row after 3 unmeasured requests.
@@ -12,7 +13,12 @@ import { applyMigrations } from "../server/db/migrate.ts";
 import { startProcess } from "./lib/proc.ts";
 import { percentile } from "./lib/stats.ts";
 import { ROOT } from "./lib/targets.ts";
+import { benchPostgresDatabase, seedPostgresHistory, stopBenchPostgres } from "./history-postgres.ts";
 
+/** Unset: SQLite (the default). "postgresql": a private cluster; a postgresql:// URL: that server (history-postgres.ts). */
+const BENCH_DATABASE = process.env.BENCH_DATABASE ?? "";
+/** Which database the history figures are for, in the log and the table's heading. */
+export const HISTORY_DATABASE = BENCH_DATABASE ? "PostgreSQL" : "SQLite";
 export const HISTORY_SIZES = (process.env.BENCH_HISTORY_SIZES ?? "1000,10000,50000").split(",").map(Number);
 const REQUESTS = Number(process.env.BENCH_HISTORY_REQUESTS ?? 20);
 const WARMUP = 3;
@@ -33,12 +39,103 @@ export interface SeedResult {
   readonly recentId: string;
 }
 
+/** One seeded session and what the app would have written with it (snake_case: the tables' columns). */
+export interface SeedSession {
+  readonly session: Record<string, string | number | null>;
+  readonly marks: readonly Record<string, string | null>[];
+  readonly parked: readonly Record<string, string>[];
+  /** What the summary trigger and the record indexer would have written (the trigger fires on UPDATE only). */
+  readonly docs: readonly Record<string, string | number | null>[];
+}
+
 /**
  * Ended sessions, newest about an hour ago and one every 3 hours before it (so the 12-week charts
  * are full and old ones reach back years). Every 17th is a start that failed before any study (0
  * minutes, nothing marked); the others have 1-4 marks, a parked thought every other one, a summary
  * built as the app builds it, a 5 KB transcript and the search documents the app would write for it.
  */
+export function* historyRows(count: number, now = Date.now()): Generator<SeedSession> {
+  const line = "\x1b[32mtutor$\x1b[0m let us look at the next example together, step by step\r\n";
+  const transcript = line.repeat(Math.ceil(TRANSCRIPT_BYTES / line.length)).slice(0, TRANSCRIPT_BYTES);
+  const statuses = ["win", "struggling", "learning", "insight"] as const;
+  for (let i = 0; i < count; i++) {
+    const id = crypto.randomUUID();
+    const topic = TOPICS[i % TOPICS.length]!;
+    const startedAt = now - HOUR - (count - i) * 3 * HOUR;
+    const failed = i % 17 === 0;
+    const endedAt = failed ? startedAt : startedAt + (20 + (i % 50)) * 60_000;
+    const pausedMs = failed ? 0 : (i % 4) * 60_000;
+    const sessionMarks = failed
+      ? []
+      : statuses.slice(0, 1 + (i % 4)).map((status, k) => ({ status, topic: TOPICS[(i + k) % TOPICS.length]! }));
+    const sessionParked = !failed && i % 2 === 0 ? [`look up ${topic} example ${i}`] : [];
+    const wins = sessionMarks.filter((m) => m.status === "win").map((m) => m.topic);
+    const struggles = sessionMarks.filter((m) => m.status === "struggling" && !wins.includes(m.topic)).map((m) => m.topic);
+    const summary = {
+      durationMinutes: Math.round((endedAt - startedAt) / 60_000),
+      focusMinutes: Math.round((endedAt - startedAt - pausedMs) / 60_000),
+      wins,
+      struggles,
+      insights: sessionMarks.filter((m) => m.status === "insight").map((m) => m.topic),
+      parked: sessionParked,
+      forNextSession: [...struggles.map((t) => `Revisit ${t}`), ...sessionParked],
+    };
+    const summaryText = [...summary.wins, ...summary.struggles, ...summary.insights, ...summary.parked, ...summary.forNextSession];
+    yield {
+      session: {
+        id,
+        topic,
+        energy: 1 + (i % 10),
+        started_at: startedAt,
+        ended_at: endedAt,
+        end_reason: failed ? "agent-exited" : "ended-by-learner",
+        exit_code: failed ? 1 : null,
+        heartbeat_at: endedAt,
+        paused_ms: pausedMs,
+        win_count: wins.length,
+        struggle_count: sessionMarks.filter((m) => m.status === "struggling").length,
+        summary: JSON.stringify(summary),
+        transcript: failed ? null : transcript,
+        transcript_at: failed ? null : endedAt,
+      },
+      marks: sessionMarks.map((m, k) => ({
+        id: crypto.randomUUID(),
+        session_id: id,
+        topic: m.topic,
+        status: m.status,
+        note: k === 0 ? `note ${i}` : null,
+        source: k % 2 ? "agent" : "learner",
+        created_at: iso(startedAt + (k + 1) * 60_000),
+      })),
+      parked: sessionParked.map((text) => ({
+        id: crypto.randomUUID(),
+        session_id: id,
+        text,
+        status: i % 6 === 0 ? "resolved" : "pending",
+        created_at: iso(startedAt + 5 * 60_000),
+      })),
+      docs: [
+        ...(summaryText.length
+          ? [{ session_id: id, kind: "summary", at_ms: null, text: summaryText.join(" · "), created_at: iso(endedAt) }]
+          : []),
+        // The transcript's first stretch only: indexing 250 MB of trigrams would make seeding take minutes.
+        ...(failed
+          ? []
+          : [
+              {
+                session_id: id,
+                kind: "transcript",
+                at_ms: 1_000,
+                text: `${topic}: ${line.repeat(4)} session ${i}`,
+                created_at: iso(startedAt),
+              },
+            ]),
+      ],
+    };
+  }
+}
+
+/** Seeds a SQLite file in one transaction with prepared statements. */
 export function seedHistory(file: string, count: number, now = Date.now()): SeedResult {
   const started = performance.now();
   const db = new Database(file, { timeout: 10_000 });
@@ -57,74 +154,36 @@ export function seedHistory(file: string, count: number, now = Date.now()): Seed
   const insertParked = db.prepare(
     "INSERT INTO parked_items (id, session_id, text, source, status, created_at) VALUES (?, ?, ?, 'learner', ?, ?)",
   );
-  // What the summary trigger and the record indexer would have written (the trigger fires on UPDATE only).
   const insertDoc = db.prepare("INSERT INTO search_docs (session_id, kind, at_ms, text, created_at) VALUES (?, ?, ?, ?, ?)");
-  const line = "\x1b[32mtutor$\x1b[0m let us look at the next example together, step by step\r\n";
-  const transcript = line.repeat(Math.ceil(TRANSCRIPT_BYTES / line.length)).slice(0, TRANSCRIPT_BYTES);
-  const statuses = ["win", "struggling", "learning", "insight"] as const;
   let marks = 0;
   let parked = 0;
   let recentId = "";
+  let i = 0;
   db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const id = crypto.randomUUID();
-      const topic = TOPICS[i % TOPICS.length]!;
-      const startedAt = now - HOUR - (count - i) * 3 * HOUR;
-      const failed = i % 17 === 0;
-      const endedAt = failed ? startedAt : startedAt + (20 + (i % 50)) * 60_000;
-      const pausedMs = failed ? 0 : (i % 4) * 60_000;
-      const sessionMarks = failed
-        ? []
-        : statuses.slice(0, 1 + (i % 4)).map((status, k) => ({ status, topic: TOPICS[(i + k) % TOPICS.length]! }));
-      const sessionParked = !failed && i % 2 === 0 ? [`look up ${topic} example ${i}`] : [];
-      const wins = sessionMarks.filter((m) => m.status === "win").map((m) => m.topic);
-      const struggles = sessionMarks.filter((m) => m.status === "struggling" && !wins.includes(m.topic)).map((m) => m.topic);
-      const summary = {
-        durationMinutes: Math.round((endedAt - startedAt) / 60_000),
-        focusMinutes: Math.round((endedAt - startedAt - pausedMs) / 60_000),
-        wins,
-        struggles,
-        insights: sessionMarks.filter((m) => m.status === "insight").map((m) => m.topic),
-        parked: sessionParked,
-        forNextSession: [...struggles.map((t) => `Revisit ${t}`), ...sessionParked],
-      };
+    for (const { session: s, marks: m, parked: p, docs } of historyRows(count, now)) {
+      const t = (v: string | number | null | undefined) => (v == null ? null : iso(Number(v)));
       insertSession.run(
-        id,
-        topic,
-        1 + (i % 10),
-        iso(startedAt),
-        iso(endedAt),
-        failed ? "agent-exited" : "ended-by-learner",
-        failed ? 1 : null,
-        iso(endedAt),
-        pausedMs,
-        wins.length,
-        sessionMarks.filter((m) => m.status === "struggling").length,
-        JSON.stringify(summary),
-        failed ? null : transcript,
-        failed ? null : iso(endedAt),
+        s.id,
+        s.topic,
+        s.energy,
+        t(s.started_at),
+        t(s.ended_at),
+        s.end_reason,
+        s.exit_code,
+        t(s.heartbeat_at),
+        s.paused_ms,
+        s.win_count,
+        s.struggle_count,
+        s.summary,
+        s.transcript,
+        t(s.transcript_at),
       );
-      sessionMarks.forEach((m, k) => {
-        insertMark.run(
-          crypto.randomUUID(),
-          id,
-          m.topic,
-          m.status,
-          k === 0 ? `note ${i}` : null,
-          k % 2 ? "agent" : "learner",
-          iso(startedAt + (k + 1) * 60_000),
-        );
-        marks++;
-      });
-      for (const text of sessionParked) {
-        insertParked.run(crypto.randomUUID(), id, text, i % 6 === 0 ? "resolved" : "pending", iso(startedAt + 5 * 60_000));
-        parked++;
-      }
-      const summaryText = [...summary.wins, ...summary.struggles, ...summary.insights, ...summary.parked, ...summary.forNextSession];
-      if (summaryText.length) insertDoc.run(id, "summary", null, summaryText.join(" · "), iso(endedAt));
-      // The transcript's first stretch only: indexing 250 MB of trigrams would make seeding take minutes.
-      if (!failed) insertDoc.run(id, "transcript", 1_000, `${topic}: ${line.repeat(4)} session ${i}`, iso(startedAt));
-      if (i === count - 2) recentId = id;
+      for (const r of m) insertMark.run(r.id, r.session_id, r.topic, r.status, r.note, r.source, r.created_at);
+      for (const r of p) insertParked.run(r.id, r.session_id, r.text, r.status, r.created_at);
+      for (const r of docs) insertDoc.run(r.session_id, r.kind, r.at_ms, r.text, r.created_at);
+      marks += m.length;
+      parked += p.length;
+      if (i++ === count - 2) recentId = String(s.id);
     }
   })();
   db.close();
@@ -172,13 +231,23 @@ async function measureSize(count: number, log: (line: string) => void): Promise<
   try {
     const dataDir = path.join(dir, "data");
     fs.mkdirSync(dataDir);
-    const file = path.join(dataDir, "studyloop.db");
-    applyMigrations(file);
-    const seeded = seedHistory(file, count);
-    log(`history: seeded ${count} sessions, ${seeded.marks} marks, ${seeded.parked} parked thoughts in ${seeded.seconds.toFixed(1)} s`);
+    let seeded: SeedResult;
+    const database: string[] = [];
+    if (BENCH_DATABASE) {
+      const url = await benchPostgresDatabase(BENCH_DATABASE);
+      seeded = await seedPostgresHistory(url, historyRows(count), count);
+      database.push("--database", url);
+    } else {
+      const file = path.join(dataDir, "studyloop.db");
+      applyMigrations(file);
+      seeded = seedHistory(file, count);
+    }
+    log(
+      `history (${HISTORY_DATABASE}): seeded ${count} sessions, ${seeded.marks} marks, ${seeded.parked} parked thoughts in ${seeded.seconds.toFixed(1)} s`,
+    );
     const server = await startProcess(
       process.execPath,
-      [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
+      [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...database],
       {
         cwd: ROOT,
         env: process.env,
@@ -217,7 +286,11 @@ async function measureSize(count: number, log: (line: string) => void): Promise<
 /** Runs every size in turn (one server at a time, so they do not share the machine). */
 export async function benchHistory(log: (line: string) => void): Promise<RouteFigure[]> {
   const all: RouteFigure[] = [];
-  for (const count of HISTORY_SIZES) all.push(...(await measureSize(count, log)));
+  try {
+    for (const count of HISTORY_SIZES) all.push(...(await measureSize(count, log)));
+  } finally {
+    await stopBenchPostgres();
+  }
   return all;
 }
 
@@ -227,7 +300,7 @@ export function renderHistoryTable(figures: readonly RouteFigure[]): string {
   const routes = [...new Set(figures.map((f) => f.route.replace(/\/sessions\/[0-9a-f-]{36}/, "/sessions/[id]")))];
   const largest = sizes[sizes.length - 1];
   const header = [
-    "route (median / p95 ms)",
+    `route on ${HISTORY_DATABASE} (median / p95 ms)`,
     ...sizes.map((s) => `${s.toLocaleString("en-GB")} sessions`),
     `goal: p95 <= ${HISTORY_GOAL_MS} ms`,
   ];
