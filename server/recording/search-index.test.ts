@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { openTestStorage, testProviders, type TestStorage } from "../db/test-storage.ts";
 import { SearchIndex, splitDoc } from "./search-index.ts";
 import { planSearch, snippetLine } from "./search-query.ts";
+import { RANKED_MATCHES } from "./search-sql.ts";
 
 describe("planSearch", () => {
   it.each([
@@ -132,6 +133,20 @@ describe.each(testProviders())("on %s", (provider) => {
       expect((await index.sessionIds("ls")).sort()).toEqual(shortWord.sort());
       expect(await index.sessionIds("zqxjvk")).toEqual([]);
       expect((await index.search("closure", { excludeSessionId: ids.py })).every((h) => h.sessionId === ids.js)).toBe(true);
+    });
+
+    it("ranks the newest matches of a word found everywhere, best first, and stays bounded by them", async () => {
+      const at = (i: number) => ({ kind: "transcript" as const, atMs: i, createdAt: new Date() });
+      // The best match of all is the oldest: past the newest RANKED_MATCHES, it is not ranked. Equal
+      // lengths between, so their ranks tie and the newest come first.
+      await index.add(ids.sql, [{ ...at(0), text: "quorum quorum quorum quorum" }]);
+      await index.add(
+        ids.sql,
+        Array.from({ length: RANKED_MATCHES }, (_, i) => ({ ...at(i + 1), text: `a quorum of ${String(i).padStart(4, "0")} voters` })),
+      );
+      await index.add(ids.sql, [{ ...at(RANKED_MATCHES + 1), text: "quorum quorum" }]);
+      const hits = await index.search("quorum", { limit: 3 });
+      expect(hits.map((h) => h.atMs)).toEqual([RANKED_MATCHES + 1, RANKED_MATCHES, RANKED_MATCHES - 1]);
     });
   });
 
