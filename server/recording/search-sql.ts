@@ -144,7 +144,10 @@ const postgresql: SearchSql = {
     } ORDER BY started_at DESC LIMIT ${limit}`;
   },
   firstDocSince(ids) {
-    return Prisma.sql`SELECT min(d.id) AS first FROM study_sessions s JOIN search_docs d ON d.session_id = s.id
+    // LATERAL keeps this order (a plain join was hashed over every document): the sessions off the
+    // started_at index, then each one's documents off the session_id index.
+    return Prisma.sql`SELECT min(f.first) AS first FROM study_sessions s
+      CROSS JOIN LATERAL (SELECT min(d.id) AS first FROM search_docs d WHERE d.session_id = s.id) f
       WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id = ANY(${[...ids]}::text[]))`;
   },
 };
