@@ -72,7 +72,8 @@ export class StudyHistory {
 
   /**
    * Topics by their latest session, newest first. A skip scan of the (topic, started_at) index: one
-   * step per distinct topic, however many sessions each has.
+   * step per distinct topic, however many sessions each has. Each topic's latest is read in that
+   * index's order (PostgreSQL walked the started_at index instead, past every other topic's sessions).
    */
   async recentTopics(limit = RECENT_TOPICS): Promise<string[]> {
     const rows = await this.db.$queryRaw<{ topic: string }[]>(
@@ -82,7 +83,7 @@ export class StudyHistory {
          SELECT (SELECT min(topic) FROM study_sessions WHERE topic > t.topic) FROM t WHERE t.topic IS NOT NULL
        )
        SELECT topic FROM t WHERE topic IS NOT NULL
-       ORDER BY (SELECT max(started_at) FROM study_sessions s WHERE s.topic = t.topic) DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
+       ORDER BY (SELECT started_at FROM study_sessions s WHERE s.topic = t.topic ORDER BY s.topic DESC, s.started_at DESC LIMIT 1) DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
     );
     return rows.map((r) => r.topic);
   }
