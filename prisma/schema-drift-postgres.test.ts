@@ -17,7 +17,10 @@ const ACTIONS: Record<string, string> = { a: "NO ACTION", r: "RESTRICT", c: "CAS
  * Indexes the PostgreSQL migrations add that Prisma cannot describe (e.g. a trigram index for search),
  * each with its definition as pg_get_indexdef() writes it; they are checked here instead.
  */
-export const PG_EXTRA_INDEXES: Record<string, string> = {};
+export const PG_EXTRA_INDEXES: Record<string, string> = {
+  // The search index (prisma/postgresql/migrations/20261203010000_history_and_search).
+  search_docs_text_trgm_idx: "CREATE INDEX search_docs_text_trgm_idx ON public.search_docs USING gin (text gin_trgm_ops)",
+};
 
 /** What the migrations built in the public schema, in the shape drift-shape.ts compares. */
 async function actualShape(client: pg.Client): Promise<{ shape: Shape; extraIndexes: Record<string, string> }> {
