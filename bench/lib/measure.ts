@@ -20,6 +20,8 @@ const KEYS_PER_LINE = 50;
 /** Lines printed before the reattach test: more than the 10,000 lines of scrollback both sides keep. */
 export const REATTACH_LINES = 12_000;
 export const SCROLLBACK_LINES = 10_000;
+/** Typed by the reattach test's page the moment it sends its attach request (a shell comment, cleared after). */
+const TYPED_ON_ATTACH = "#typed-on-attach";
 
 async function runCommand(page: Page, command: string): Promise<void> {
   await page.keyboard.type(command);
@@ -137,6 +139,13 @@ export interface ReattachResult {
   parsedMs: number[];
   /** The page's attach request to the restored screen rendered: the terminal pipeline's part, per run. */
   fromAttachMs: number[];
+  /**
+   * Page load to interactive, per run: when the page sent a key typed the moment it could take one
+   * (its attach request), which the shell then echoed (checked): typing reaches the agent from here.
+   */
+  interactiveMs: number[];
+  /** Bytes the page received over its WebSocket from the attach request to the restore parsed (the last run). */
+  wireBytes: number;
   snapshotChars: number;
   snapshotBytes: number;
   lines: number;
@@ -149,10 +158,13 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
   await waitForPromptAfter(page, prompts);
   const rows = await page.evaluate(() => window.__bench.term!.rows);
   const context = page.context();
+  const viewport = page.viewportSize();
   const paintedMs: number[] = [];
   const ms: number[] = [];
   const parsedMs: number[] = [];
   const fromAttachMs: number[] = [];
+  const interactiveMs: number[] = [];
+  let wireBytes = 0;
   let snapshotChars = 0;
   let snapshotBytes = 0;
   let lines = 0;
@@ -164,18 +176,36 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
     await next.addInitScript((wanted) => (window.__benchRestore = wanted), {
       minLines: SCROLLBACK_LINES + rows,
       text: `scroll ${REATTACH_LINES}`,
+      typeOnAttach: TYPED_ON_ATTACH,
     });
+    if (viewport) await next.setViewportSize(viewport);
     await next.goto(url);
     const handle = await next.waitForFunction(() => (window.__bench.restore?.renderedAt != null ? window.__bench.restore : false), null, {
       polling: 20,
       timeout: 60_000,
     });
     const restore = (await handle.jsonValue()) as { parsedAt: number; renderedAt: number; lines: number };
-    const { writes, attachSentAt, previewPaint } = await next.evaluate(() => ({
+    // The key typed on attach reached the shell: its echo is on the prompt's line.
+    await next.waitForFunction(
+      (typed) => {
+        const buffer = window.__bench.term!.buffer.active;
+        return (
+          window.__bench.wire.messages > 0 && (buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(true) ?? "").includes(typed)
+        );
+      },
+      TYPED_ON_ATTACH,
+      { polling: 20, timeout: 30_000 },
+    );
+    await next.keyboard.press("Control+U");
+    const { writes, attachSentAt, inputSentAt, wire, previewPaint } = await next.evaluate(() => ({
       writes: window.__bench.writes,
       attachSentAt: window.__bench.attachSentAt,
+      inputSentAt: window.__bench.inputSentAt,
+      wire: window.__bench.wire,
       previewPaint: window.__bench.previewPaint,
     }));
+    interactiveMs.push(inputSentAt ?? Number.NaN);
+    wireBytes = wire.bytes;
     paintedMs.push(previewPaint?.hasText ? previewPaint.at : Number.NaN);
     ms.push(restore.renderedAt);
     parsedMs.push(restore.parsedAt);
@@ -186,17 +216,26 @@ export async function reattach(page: Page, url: string, runs: number): Promise<{
     current = next;
   }
   await current.evaluate(() => window.__bench.term!.focus());
-  return { result: { paintedMs, ms, parsedMs, fromAttachMs, snapshotChars, snapshotBytes, lines }, page: current };
+  return {
+    result: { paintedMs, ms, parsedMs, fromAttachMs, interactiveMs, wireBytes, snapshotChars, snapshotBytes, lines },
+    page: current,
+  };
 }
 
 /**
  * Page load to the first contentful paint of `url`, per load in a fresh page: the floor under any
  * screen a page can show (for wetty and bare, a page whose script then starts a new shell).
  */
-export async function firstPaint(context: BrowserContext, url: string, runs: number): Promise<number[]> {
+export async function firstPaint(
+  context: BrowserContext,
+  url: string,
+  runs: number,
+  viewport: { width: number; height: number } | null = null,
+): Promise<number[]> {
   const ms: number[] = [];
   for (let run = 0; run < runs; run++) {
     const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
     await page.goto(url);
     const handle = await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? false, null, {
       polling: 20,

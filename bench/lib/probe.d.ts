@@ -9,8 +9,16 @@ interface BenchTerminal {
   cols: number;
   rows: number;
   focus(): void;
+  input(data: string, wasUserInput?: boolean): void;
   buffer: {
-    active: { cursorX: number; cursorY: number; baseY: number; length: number; type: string };
+    active: {
+      cursorX: number;
+      cursorY: number;
+      baseY: number;
+      length: number;
+      type: string;
+      getLine(y: number): { translateToString(trimRight?: boolean): string } | undefined;
+    };
     normal: { length: number };
   };
 }
@@ -22,10 +30,14 @@ interface BenchProbe {
   restore: { parsedAt: number; renderedAt: number | null; lines: number } | null;
   writes: { max: number; maxBytes: number; count: number };
   attachSentAt: number | null;
+  /** When the page first sent typing to the server. */
+  inputSentAt: number | null;
+  /** Bytes (and messages) received over WebSockets from the attach request to the restore parsed. */
+  wire: { bytes: number; messages: number };
   /** When the server-rendered screen was painted, and whether it showed the text waited for. */
   previewPaint: { at: number; hasText: boolean } | null;
 }
 interface Window {
   __bench: BenchProbe;
-  __benchRestore?: { minLines: number; text: string };
+  __benchRestore?: { minLines: number; text: string; typeOnAttach?: string };
 }

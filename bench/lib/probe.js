@@ -11,6 +11,10 @@
 // - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
 // - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
 //   pipeline's part of a reattach can be told from the page load's;
+// - inputSentAt: when the page first sent typing to the server ("terminal:input"): with the restore
+//   test's typeOnAttach, the moment the page was interactive (typing reaches the agent);
+// - wire: bytes the page's WebSockets received from the attach request until the restored scrollback
+//   was parsed (the snapshot as it travels: compressed when the server compresses it);
 // - previewPaint: when the server-rendered screen (ours: rows marked elementtiming="screen-preview")
 //   was painted, and whether it held the text the reattach test waits for (Element Timing API).
 (() => {
@@ -23,6 +27,8 @@
     restore: null,
     writes: { max: 0, maxBytes: 0, count: 0 },
     attachSentAt: null,
+    inputSentAt: null,
+    wire: { bytes: 0, messages: 0 },
     previewPaint: null,
   };
   window.__bench = bench;
@@ -36,10 +42,37 @@
     }
   }).observe({ type: "element", buffered: true });
 
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    if (bench.attachSentAt === null && typeof data === "string" && data.includes('"terminal:attach"'))
-      bench.attachSentAt = performance.now();
+  // Received messages are kept (not measured) while the restore runs and measured once it is parsed,
+  // so counting costs the restore nothing.
+  let received = [];
+  const measureWire = () => {
+    const encoder = new TextEncoder();
+    for (const data of received) {
+      bench.wire.messages++;
+      bench.wire.bytes += typeof data === "string" ? encoder.encode(data).length : (data.byteLength ?? data.size ?? 0);
+    }
+    received = null;
+  };
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (bench.attachSentAt !== null && received && window.__benchRestore) received.push(event.data);
+      });
+    }
+  };
+  const send = NativeWebSocket.prototype.send;
+  NativeWebSocket.prototype.send = function (data) {
+    if (typeof data === "string") {
+      if (bench.attachSentAt === null && data.includes('"terminal:attach"')) {
+        bench.attachSentAt = performance.now();
+        const wanted = window.__benchRestore;
+        // Typed the moment the page can take typing: its own key handler sends it.
+        if (wanted?.typeOnAttach && bench.term) queueMicrotask(() => bench.term.input(wanted.typeOnAttach, true));
+      }
+      if (bench.inputSentAt === null && data.includes('"terminal:input"')) bench.inputSentAt = performance.now();
+    }
     return send.call(this, data);
   };
 
@@ -66,6 +99,7 @@
       if (line && line.translateToString(true).includes(wanted.text)) {
         bench.restore = { parsedAt: performance.now(), renderedAt: null, lines: buffer.length };
         afterRender(bench.restore);
+        if (received) setTimeout(measureWire, 0);
         return;
       }
     }

@@ -52,20 +52,40 @@ export async function waitForShell(page: Page): Promise<void> {
 }
 
 /**
- * wetty always fits its terminal to the window: scale the viewport so it lands on (about) the size
- * the others use, and wait for the fit to settle.
+ * wetty and ours fit their terminal to the window: size the viewport so the terminal lands on `size`
+ * (the bench's fixed geometry), from the cell size the page measured, and wait for the fit to settle.
+ * Returns the terminal's size as it ended.
  */
-async function fitViewportTo(page: Page, size: { cols: number; rows: number }): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const now = await page.evaluate(() => ({ cols: window.__bench.term!.cols, rows: window.__bench.term!.rows }));
-    if (Math.abs(now.cols - size.cols) <= 1 && Math.abs(now.rows - size.rows) <= 1) break;
+export async function fitViewportTo(page: Page, size: { cols: number; rows: number }): Promise<{ cols: number; rows: number }> {
+  const now = () =>
+    page.evaluate(() => {
+      const term = window.__bench.term!;
+      const screen = document.querySelector<HTMLElement>(".xterm-screen");
+      return {
+        cols: term.cols,
+        rows: term.rows,
+        cellWidth: screen ? screen.offsetWidth / term.cols : 9,
+        cellHeight: screen ? screen.offsetHeight / term.rows : 17,
+      };
+    });
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const at = await now();
+    if (at.cols === size.cols && at.rows === size.rows) break;
     const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
     await page.setViewportSize({
-      width: Math.round((viewport.width * size.cols) / now.cols) + 4,
-      height: Math.round((viewport.height * size.rows) / now.rows) + 4,
+      width: Math.max(
+        320,
+        Math.round(viewport.width + (size.cols - at.cols) * at.cellWidth + (size.cols > at.cols ? at.cellWidth / 2 : 0)),
+      ),
+      height: Math.max(
+        320,
+        Math.round(viewport.height + (size.rows - at.rows) * at.cellHeight + (size.rows > at.rows ? at.cellHeight / 2 : 0)),
+      ),
     });
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(600);
   }
+  const { cols, rows } = await now();
+  return { cols, rows };
 }
 
 export function promptCount(page: Page): Promise<number> {
@@ -99,7 +119,7 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
     warm: async () => {
       await (await fetch(`${url}/study`)).text();
     },
-    open: async (context) => {
+    open: async (context, size) => {
       const state = (await (await fetch(`${url}/api/session/state`)).json()) as { state: string };
       if (state.state !== "focus") {
         const res = await fetch(`${url}/api/session/start`, {
@@ -112,6 +132,7 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
       const page = await context.newPage();
       await page.goto(`${url}/study`);
       await waitForShell(page);
+      if (size) await fitViewportTo(page, size);
       return page;
     },
     stop: () => stopped(started),

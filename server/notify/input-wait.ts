@@ -2,6 +2,7 @@
 // stopped for a few seconds after a question with the cursor on an input line. A run of output that
 // lasted long and then stopped without a question is "finished". Pure: the caller feeds output and
 // asks at a time of its choosing (terminal-watch.ts). Per-agent rules: notify-config.ts.
+import { tailStart } from "./line-tail.ts";
 
 export interface WaitRule {
   /** A bell (BEL outside an escape sequence) means "waiting". */
@@ -99,7 +100,15 @@ export class InputWaitDetector {
     );
   }
 
-  private append(text: string): void {
+  private append(all: string): void {
+    // Only the last TAIL_LINES lines and the cursor's are kept: a flood's earlier lines are skipped unread.
+    const start = tailStart(all, TAIL_LINES);
+    const text = all.slice(start);
+    if (start > 0) {
+      // The skipped part ended with a newline: a fresh line.
+      this.current = "";
+      this.carriage = false;
+    }
     for (const ch of text) {
       if (ch === "\r") {
         this.carriage = true;

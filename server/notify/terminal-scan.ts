@@ -19,20 +19,29 @@ export class TerminalScanner {
 
   scan(chunk: string): Scanned {
     let bells = 0;
-    let text = "";
+    // Text is taken as runs of kept chars (slices), not char by char: a flood is megabytes of it.
+    const runs: string[] = [];
+    let runStart = -1;
     for (let i = 0; i < chunk.length; i++) {
       const code = chunk.charCodeAt(i);
+      const keep =
+        this.state === "ground" && (code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)));
+      if (keep) {
+        if (runStart === -1) runStart = i;
+        continue;
+      }
+      if (runStart !== -1) {
+        runs.push(chunk.slice(runStart, i));
+        runStart = -1;
+      }
       switch (this.state) {
         case "ground":
           if (code === ESC) this.state = "esc";
           else if (code === BEL) bells++;
-          else if (code === 0x0a || code === 0x0d) text += chunk[i];
           else if (code === 0x9b)
             this.state = "csi"; // 8-bit CSI
-          else if (code === 0x9d || code === 0x90)
-            this.state = "string"; // 8-bit OSC, DCS
-          else if (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)) text += chunk[i];
-          break;
+          else if (code === 0x9d || code === 0x90) this.state = "string"; // 8-bit OSC, DCS
+          break; // other controls are dropped
         case "esc":
           if (code === 0x5b)
             this.state = "csi"; // [
@@ -56,6 +65,7 @@ export class TerminalScanner {
           break;
       }
     }
-    return { bells, text };
+    if (runStart !== -1) runs.push(chunk.slice(runStart));
+    return { bells, text: runs.length === 1 ? runs[0]! : runs.join("") };
   }
 }

@@ -2,9 +2,13 @@
 // with a timer for the silence, and a short log of the lines printed, for the away digest.
 import { InputWaitDetector, type WaitRule, type WaitVerdict } from "./input-wait.ts";
 import { TerminalScanner } from "./terminal-scan.ts";
+import { lineOf, tailStart } from "./line-tail.ts";
 
 /** Lines kept for the away digest: the last ones printed. */
 const LOG_LINES = 300;
+/** Longest line kept, in characters. */
+const LINE_MAX_CHARS = 400;
+const isKept = (segment: string) => lineOf(segment, LINE_MAX_CHARS).trim() !== "";
 
 export class TerminalWatch {
   private readonly scanner = new TerminalScanner();
@@ -58,7 +62,15 @@ export class TerminalWatch {
     this.timer.unref();
   }
 
-  private log(text: string, at: number): void {
+  private log(all: string, at: number): void {
+    // A flood's earlier lines would all be pushed out of the log: read only what stays.
+    const start = tailStart(all, LOG_LINES, isKept);
+    const text = all.slice(start);
+    if (start > 0) {
+      // The skipped part ended with a newline: a fresh line.
+      this.current = "";
+      this.carriage = false;
+    }
     for (const ch of text) {
       if (ch === "\n") {
         if (this.current.trim()) this.lines.push({ at, text: this.current });
@@ -71,7 +83,7 @@ export class TerminalWatch {
         // A carriage return then text rewrites the line (spinners, prompts redrawn).
         if (this.carriage) this.current = "";
         this.carriage = false;
-        if (this.current.length < 400) this.current += ch;
+        if (this.current.length < LINE_MAX_CHARS) this.current += ch;
       }
     }
   }

@@ -1,0 +1,168 @@
+// `node --experimental-websocket --import tsx bench/server-flood.ts`: our server alone under a flood, without a browser, to
+// find where its CPU and memory go. A Node socket.io viewer acknowledges every frame the moment it
+// arrives (a viewer that is never the bottleneck), the shell prints BENCH_FLOOD_MB of the bench's mixed
+// ANSI, and the run prints the server's CPU time per thread (main, the mirror's worker, the rest),
+// its RSS before, at peak and after, and the wall time. Extra Node flags for the server (a CPU profile:
+// SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof") and STUDYLOOP_RECORDING_MAX_MB=0 pass through.
+import fs from "node:fs";
+import path from "node:path";
+import { io, type Socket } from "socket.io-client";
+import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
+import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
+import { FLOOD, ROOT, shellArgs, workDir } from "./lib/targets.ts";
+
+const FLOOD_BYTES = Number(process.env.BENCH_FLOOD_MB ?? 20) * 1_000_000;
+const FLAGS = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+/** SERVER_PROFILE=FILE: the server's main thread is profiled during the flood (inspector on 127.0.0.1), into FILE. */
+const PROFILE = process.env.SERVER_PROFILE;
+
+/** The main thread's CPU profiler, through the inspector the server was started with. */
+async function inspector(output: string): Promise<{ start(): Promise<void>; stop(file: string): Promise<void> }> {
+  const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
+  if (!match) throw new Error("The server did not print its inspector's address");
+  const ws = new WebSocket(match[1]!);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let next = 1;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id) pending.get(message.id)?.(message.result);
+  };
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 200 });
+  return {
+    start: async () => void (await call("Profiler.start")),
+    stop: async (file) => {
+      const result = (await call("Profiler.stop")) as { profile: unknown };
+      fs.writeFileSync(file, JSON.stringify(result.profile));
+      ws.close();
+    },
+  };
+}
+const TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds (user + sys) of each thread of `pid`, by thread name. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
+      const key = tid === String(pid) ? "main" : name;
+      out.set(key, (out.get(key) ?? 0) + seconds);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+const diff = (after: Map<string, number>, before: Map<string, number>) =>
+  [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0.005);
+
+async function main(): Promise<void> {
+  const dir = workDir();
+  const dataDir = path.join(dir, "data");
+  fs.mkdirSync(dataDir);
+  fs.writeFileSync(
+    path.join(dataDir, "studyloop.config.json"),
+    JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }),
+  );
+  const server = await startProcess(
+    process.execPath,
+    [
+      ...FLAGS,
+      ...(PROFILE ? ["--inspect=127.0.0.1:0"] : []),
+      path.join(ROOT, "bin", "studyloop.js"),
+      "web",
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ],
+    {
+      cwd: ROOT,
+      ready: /running at (http:\/\/\S+)/,
+      name: "StudyLoop",
+      timeoutMs: 300_000,
+    },
+  );
+  const url = server.url.replace(/\/$/, "");
+  const pid = server.child.pid!;
+  try {
+    await (await fetch(`${url}/study`)).text();
+    const started = await fetch(`${url}/api/session/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: url },
+      body: JSON.stringify({ topic: "benchmark", energy: 5, agent: "bench", transport: "pty" }),
+    });
+    if (!started.ok) throw new Error(`Could not start a session: ${started.status} ${await started.text()}`);
+    const state = (await (await fetch(`${url}/api/session/state`)).json()) as { session?: { id: string } };
+    const sessionId = state.session?.id;
+    if (!sessionId) throw new Error(`No live session in ${JSON.stringify(state).slice(0, 300)}`);
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: { origin: url },
+    });
+    let text = "";
+    let marks = 0;
+    const waiters: { n: number; resolve: () => void }[] = [];
+    socket.on("terminal:frame", (_id, frame) => {
+      if (frame.type !== "output" && frame.type !== "replay") return;
+      socket.emit("terminal:ack", { sessionId, chars: frame.data.length });
+      if ((text + frame.data).includes("\x1b]7777;done")) marks++;
+      text = frame.data.slice(-16);
+      for (const w of waiters.splice(0))
+        if (marks >= w.n) w.resolve();
+        else waiters.push(w);
+    });
+    await new Promise<void>((resolve, reject) =>
+      socket.emit("terminal:attach", { sessionId }, (r) => (r.ok ? resolve() : reject(new Error(r.error)))),
+    );
+    socket.emit("terminal:resize", { sessionId, cols: 150, rows: 50, device: "laptop" });
+    socket.emit("terminal:fit", { sessionId });
+    await sleep(2_000);
+    const rssLive = rssBytes(pid)!;
+    const profiler = PROFILE ? await inspector(server.output()) : undefined;
+    await profiler?.start();
+    const cpuBefore = threadCpu(pid);
+    let peak = rssLive;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid) ?? 0)), 50);
+    const t0 = performance.now();
+    const done = new Promise<void>((resolve) => waiters.push({ n: marks + 1, resolve }));
+    socket.emit("terminal:input", { sessionId, data: `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r` });
+    await done;
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const cpuAfter = threadCpu(pid);
+    if (PROFILE) await profiler!.stop(PROFILE);
+    await sleep(3_000);
+    const rssAfter = rssBytes(pid)!;
+    const cpu = diff(cpuAfter, cpuBefore).sort((a, b) => b[1] - a[1]);
+    const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+    console.log(
+      `flood ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s (${(FLOOD_BYTES / 1e6 / seconds).toFixed(2)} MB/s); RSS live ${mb(rssLive)} MB, peak ${mb(peak)} MB (+${mb(peak - rssLive)}), 3 s after ${mb(rssAfter)} MB`,
+    );
+    console.log(
+      `server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
+    );
+    socket.close();
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
