@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lineOf, tailStart } from "./line-tail.ts";
+import { TerminalWatch } from "./terminal-watch.ts";
+import { DEFAULT_WAIT_RULE } from "./input-wait.ts";
 
 /** The notifier's line readers as they read everything, char by char (terminal-watch.ts, input-wait.ts). */
 class Reader {
@@ -90,4 +92,26 @@ describe("tailStart", () => {
       }
     });
   }
+});
+
+describe("TerminalWatch's log", () => {
+  it("keeps what a char-by-char reader of every chunk keeps", () => {
+    const next = random(11);
+    for (let round = 0; round < 40; round++) {
+      const watch = new TerminalWatch(
+        DEFAULT_WAIT_RULE,
+        () => undefined,
+        () => round,
+      );
+      const reader = new Reader(300, false);
+      for (let chunk = 0; chunk < 5; chunk++) {
+        const t = text(next, Math.floor(next() * 1200));
+        watch.feed(t);
+        reader.read(t);
+        const expected = reader.current.trim() ? [...reader.lines, reader.current] : reader.lines;
+        expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected);
+      }
+      watch.dispose();
+    }
+  });
 });

@@ -10,18 +10,15 @@
  * return then text rewrites the line; at most `maxChars` are kept (the readers' rule, char by char).
  */
 export function lineOf(segment: string, maxChars: number): string {
-  let current = "";
-  let carriage = false;
-  for (const ch of segment) {
-    if (ch === "\r") {
-      carriage = true;
-    } else {
-      if (carriage) current = "";
-      carriage = false;
-      if (current.length < maxChars) current += ch;
-    }
-  }
-  return current;
+  // Trailing carriage returns rewrite nothing; the last one before text starts the line anew.
+  let end = segment.length;
+  while (end > 0 && segment.charCodeAt(end - 1) === 0x0d) end--;
+  const line = segment.slice(segment.lastIndexOf("\r", end - 1) + 1, end);
+  if (line.length <= maxChars) return line;
+  // Whole code points while the line is shorter than maxChars: a pair that starts inside is kept whole.
+  const high = line.charCodeAt(maxChars - 1);
+  const low = line.charCodeAt(maxChars);
+  return line.slice(0, high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? maxChars + 1 : maxChars);
 }
 
 /**

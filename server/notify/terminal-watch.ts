@@ -63,28 +63,37 @@ export class TerminalWatch {
   }
 
   private log(all: string, at: number): void {
-    // A flood's earlier lines would all be pushed out of the log: read only what stays.
+    // A flood's earlier lines would all be pushed out of the log: read only what stays, line by line.
     const start = tailStart(all, LOG_LINES, isKept);
-    const text = all.slice(start);
     if (start > 0) {
       // The skipped part ended with a newline: a fresh line.
       this.current = "";
       this.carriage = false;
     }
-    for (const ch of text) {
-      if (ch === "\n") {
-        if (this.current.trim()) this.lines.push({ at, text: this.current });
-        if (this.lines.length > LOG_LINES) this.lines.shift();
-        this.current = "";
-        this.carriage = false;
-      } else if (ch === "\r") {
-        this.carriage = true;
-      } else {
-        // A carriage return then text rewrites the line (spinners, prompts redrawn).
-        if (this.carriage) this.current = "";
-        this.carriage = false;
-        if (this.current.length < LINE_MAX_CHARS) this.current += ch;
-      }
+    let from = start;
+    for (let nl = all.indexOf("\n", from); nl !== -1; nl = all.indexOf("\n", from)) {
+      const line = this.continueLine(all.slice(from, nl));
+      if (line.trim()) this.lines.push({ at, text: line });
+      if (this.lines.length > LOG_LINES) this.lines.shift();
+      this.current = "";
+      this.carriage = false;
+      from = nl + 1;
     }
+    this.current = this.continueLine(all.slice(from));
+  }
+
+  /**
+   * The cursor's line after `segment` (text without a newline) is written on it: a carriage return
+   * then text rewrites the line (spinners, prompts redrawn); at most LINE_MAX_CHARS are kept.
+   */
+  private continueLine(segment: string): string {
+    if (segment === "") return this.current;
+    const rewrites = segment.replace(/\r+$/, "").includes("\r");
+    const endsWithCarriage = segment.endsWith("\r");
+    const rest = lineOf(segment, LINE_MAX_CHARS);
+    // No text after a carriage return in this segment: what was there stays (with the return pending).
+    const line = rewrites || (this.carriage && rest !== "") ? rest : lineOf(this.current + rest, LINE_MAX_CHARS);
+    this.carriage = endsWithCarriage || (this.carriage && rest === "");
+    return line;
   }
 }
