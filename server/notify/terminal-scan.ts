@@ -6,12 +6,6 @@ type State = "ground" | "esc" | "csi" | "string" | "string-esc";
 
 const ESC = 0x1b;
 const BEL = 0x07;
-/** Text kept as it is: newline, carriage return and everything printable (not DEL, not C1 controls). */
-const TEXT_RUN = /[\n\r\x20-\x7e\u00a0-\uffff]+/y;
-/** A CSI's parameters and intermediates: up to its final byte (or an ESC that abandons it). */
-const CSI_BODY = /[^\x40-\x7e\x1b]+/y;
-/** An OSC/DCS/SOS/PM/APC string's body: up to BEL, ST (0x9c) or an ESC. */
-const STRING_BODY = /[^\x07\x9c\x1b]+/y;
 
 export interface Scanned {
   /** Bells rung in this chunk. */
@@ -25,21 +19,21 @@ export class TerminalScanner {
 
   scan(chunk: string): Scanned {
     let bells = 0;
-    // Runs of text and the bodies of sequences are skipped by sticky regular expressions, not char by
-    // char: a flood is megabytes of them. Text is kept as slices.
+    // Text is taken as runs of kept chars (slices), not char by char: a flood is megabytes of it.
     const runs: string[] = [];
-    let i = 0;
-    while (i < chunk.length) {
-      const skip = this.state === "ground" ? TEXT_RUN : this.state === "csi" ? CSI_BODY : this.state === "string" ? STRING_BODY : null;
-      if (skip) {
-        skip.lastIndex = i;
-        if (skip.test(chunk)) {
-          if (skip === TEXT_RUN) runs.push(chunk.slice(i, skip.lastIndex));
-          i = skip.lastIndex;
-          continue;
-        }
+    let runStart = -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const code = chunk.charCodeAt(i);
+      const keep =
+        this.state === "ground" && (code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)));
+      if (keep) {
+        if (runStart === -1) runStart = i;
+        continue;
       }
-      const code = chunk.charCodeAt(i++);
+      if (runStart !== -1) {
+        runs.push(chunk.slice(runStart, i));
+        runStart = -1;
+      }
       switch (this.state) {
         case "ground":
           if (code === ESC) this.state = "esc";
@@ -71,6 +65,7 @@ export class TerminalScanner {
           break;
       }
     }
+    if (runStart !== -1) runs.push(chunk.slice(runStart));
     return { bells, text: runs.length === 1 ? runs[0]! : runs.join("") };
   }
 }

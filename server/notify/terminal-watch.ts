@@ -2,13 +2,12 @@
 // with a timer for the silence, and a short log of the lines printed, for the away digest.
 import { InputWaitDetector, type WaitRule, type WaitVerdict } from "./input-wait.ts";
 import { TerminalScanner } from "./terminal-scan.ts";
-import { lineOf, tailStart } from "./line-tail.ts";
+import { lineOf } from "./line-tail.ts";
 
 /** Lines kept for the away digest: the last ones printed. */
 const LOG_LINES = 300;
 /** Longest line kept, in characters. */
 const LINE_MAX_CHARS = 400;
-const isKept = (segment: string) => lineOf(segment, LINE_MAX_CHARS).trim() !== "";
 
 export class TerminalWatch {
   private readonly scanner = new TerminalScanner();
@@ -62,24 +61,28 @@ export class TerminalWatch {
     this.timer.unref();
   }
 
-  private log(all: string, at: number): void {
-    // A flood's earlier lines would all be pushed out of the log: read only what stays, line by line.
-    const start = tailStart(all, LOG_LINES, isKept);
-    if (start > 0) {
-      // The skipped part ended with a newline: a fresh line.
-      this.current = "";
-      this.carriage = false;
+  /** Logs the lines `text` ends, last first and only as many as the log keeps: a flood is megabytes. */
+  private log(text: string, at: number): void {
+    const last = text.lastIndexOf("\n");
+    if (last === -1) {
+      this.current = this.continueLine(text);
+      return;
     }
-    let from = start;
-    for (let nl = all.indexOf("\n", from); nl !== -1; nl = all.indexOf("\n", from)) {
-      const line = this.continueLine(all.slice(from, nl));
-      if (line.trim()) this.lines.push({ at, text: line });
-      if (this.lines.length > LOG_LINES) this.lines.shift();
-      this.current = "";
-      this.carriage = false;
-      from = nl + 1;
+    const ended: string[] = [];
+    let end = last;
+    while (ended.length < LOG_LINES) {
+      const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+      // The chunk's first segment continues the cursor's line; every later one starts a fresh line.
+      const line = start === 0 ? this.continueLine(text.slice(0, end)) : lineOf(text.slice(start, end), LINE_MAX_CHARS);
+      if (line.trim()) ended.push(line);
+      if (start === 0) break;
+      end = start - 1;
     }
-    this.current = this.continueLine(all.slice(from));
+    for (let i = ended.length - 1; i >= 0; i--) this.lines.push({ at, text: ended[i]! });
+    if (this.lines.length > LOG_LINES) this.lines.splice(0, this.lines.length - LOG_LINES);
+    this.current = "";
+    this.carriage = false;
+    this.current = this.continueLine(text.slice(last + 1));
   }
 
   /**
