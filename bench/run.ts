@@ -35,11 +35,13 @@ const CHROMIUM_ARGS = [
 ];
 const VIEWPORT = { width: 1280, height: 800 };
 /**
- * Every pipeline's terminal size (BENCH_GEOMETRY, cols x rows): the same work for all three. bare takes
- * it as given; ours and wetty fit their window, so their viewport is sized until they land on it.
+ * Every pipeline's terminal size (BENCH_GEOMETRY=COLSxROWS, e.g. 150x50): the same work for all three.
+ * bare takes it as given; ours and wetty fit their window, so their viewport is sized until they land
+ * on it. Unset: ours fits the 1280x800 viewport and the others are given its size.
  */
 const GEOMETRY = (() => {
-  const [cols, rows] = (process.env.BENCH_GEOMETRY ?? "150x50").split("x").map(Number);
+  if (!process.env.BENCH_GEOMETRY) return undefined;
+  const [cols, rows] = process.env.BENCH_GEOMETRY.split("x").map(Number);
   if (!(cols! >= 20 && rows! >= 10)) throw new Error("BENCH_GEOMETRY must be COLSxROWS, e.g. 150x50");
   return { cols: cols!, rows: rows! };
 })();
@@ -164,10 +166,12 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
     await sleep(2_000);
     for (const r of all) r.result.rssIdle = rssBytes(r.target.pid) ?? 0;
 
+    let size = GEOMETRY;
     for (const r of all) {
-      r.page = await r.target.open(r.context, GEOMETRY);
+      r.page = await r.target.open(r.context, size);
       const termSize = await r.page.evaluate(() => ({ cols: window.__bench.term!.cols, rows: window.__bench.term!.rows }));
       Object.assign(r.result, termSize);
+      size ??= termSize;
       const viewport = r.page.viewportSize();
       log(`${r.name}: terminal ${termSize.cols}x${termSize.rows} in a ${viewport?.width}x${viewport?.height} viewport`);
     }
@@ -483,7 +487,7 @@ async function main(): Promise<void> {
     console.log("");
     console.log(table);
     console.log("");
-    console.log(`terminal sizes: ${sizes} (asked for ${GEOMETRY.cols}x${GEOMETRY.rows})`);
+    console.log(`terminal sizes: ${sizes}${GEOMETRY ? ` (asked for ${GEOMETRY.cols}x${GEOMETRY.rows})` : ""}`);
     console.log(
       `machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Linux ${machine.kernel}, node ${machine.node}, chromium ${machine.chromium}`,
     );

@@ -17,7 +17,9 @@ const FLAGS = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const PROFILE = process.env.SERVER_PROFILE;
 
 /** The main thread's CPU profiler, through the inspector the server was started with. */
-async function inspector(output: string): Promise<{ start(): Promise<void>; stop(file: string): Promise<void> }> {
+async function inspector(
+  output: string,
+): Promise<{ start(): Promise<void>; stop(file: string): Promise<void>; memory(): Promise<string>; close(): void }> {
   const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
   if (!match) throw new Error("The server did not print its inspector's address");
   const ws = new WebSocket(match[1]!);
@@ -44,8 +46,14 @@ async function inspector(output: string): Promise<{ start(): Promise<void>; stop
     stop: async (file) => {
       const result = (await call("Profiler.stop")) as { profile: unknown };
       fs.writeFileSync(file, JSON.stringify(result.profile));
-      ws.close();
     },
+    /** The main thread's process.memoryUsage(), in MB. */
+    memory: async () => {
+      const expression = `JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1048576)])))`;
+      const result = (await call("Runtime.evaluate", { expression, returnByValue: true })) as { result: { value: string } };
+      return result.result.value;
+    },
+    close: () => ws.close(),
   };
 }
 const TICKS = 100; // USER_HZ on Linux
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     await sleep(2_000);
     const rssLive = rssBytes(pid)!;
     const profiler = PROFILE ? await inspector(server.output()) : undefined;
+    const memoryBefore = await profiler?.memory();
     await profiler?.start();
     const cpuBefore = threadCpu(pid);
     let peak = rssLive;
@@ -150,6 +159,10 @@ async function main(): Promise<void> {
     if (PROFILE) await profiler!.stop(PROFILE);
     await sleep(3_000);
     const rssAfter = rssBytes(pid)!;
+    if (profiler) {
+      console.log(`main thread memory (MB) before the flood ${memoryBefore}, 3 s after ${await profiler.memory()}`);
+      profiler.close();
+    }
     const cpu = diff(cpuAfter, cpuBefore).sort((a, b) => b[1] - a[1]);
     const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
     console.log(

@@ -200,6 +200,8 @@ export async function startBare(dir: string): Promise<Target> {
     },
     open: async (context, size) => {
       const page = await context.newPage();
+      // Room for the whole fixed-size terminal (DejaVu Sans Mono at 14px: about 8.5 x 17 px a cell).
+      if (size) await page.setViewportSize({ width: Math.max(1280, size.cols * 9 + 40), height: Math.max(800, size.rows * 18 + 40) });
       await page.goto(size ? `${url}/?cols=${size.cols}&rows=${size.rows}` : `${url}/`);
       await waitForShell(page);
       return page;
