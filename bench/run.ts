@@ -352,7 +352,7 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       ...fcp,
     },
     {
-      figure: `4. reattach, page load to interactive (a key typed then reaches the shell; median of ${REATTACH_RUNS})`,
+      figure: `4. reattach, page load to interactive (attach acknowledged: typing reaches the shell; median of ${REATTACH_RUNS})`,
       unit: "ms",
       ...raInteractive,
       na: { wetty: noSnapshot, bare: noSnapshot },

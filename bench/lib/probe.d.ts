@@ -30,8 +30,8 @@ interface BenchProbe {
   restore: { parsedAt: number; renderedAt: number | null; lines: number } | null;
   writes: { max: number; maxBytes: number; count: number };
   attachSentAt: number | null;
-  /** When the page first sent typing to the server. */
-  inputSentAt: number | null;
+  /** When the server acknowledged the page's attach: typing reaches the agent from then on. */
+  attachAckAt: number | null;
   /** Bytes (and messages) received over WebSockets from the attach request to the restore parsed. */
   wire: { bytes: number; messages: number };
   /** When the server-rendered screen was painted, and whether it showed the text waited for. */
@@ -39,5 +39,5 @@ interface BenchProbe {
 }
 interface Window {
   __bench: BenchProbe;
-  __benchRestore?: { minLines: number; text: string; typeOnAttach?: string };
+  __benchRestore?: { minLines: number; text: string };
 }

@@ -11,8 +11,8 @@
 // - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
 // - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
 //   pipeline's part of a reattach can be told from the page load's;
-// - inputSentAt: when the page first sent typing to the server ("terminal:input"): with the restore
-//   test's typeOnAttach, the moment the page was interactive (typing reaches the agent);
+// - attachAckAt: when the server acknowledged that attach: from then on typing reaches the agent (a key
+//   sent before it is refused: the server handles input only from an attached viewer);
 // - wire: bytes the page's WebSockets received from the attach request until the restored scrollback
 //   was parsed (the snapshot as it travels: compressed when the server compresses it);
 // - previewPaint: when the server-rendered screen (ours: rows marked elementtiming="screen-preview")
@@ -27,7 +27,7 @@
     restore: null,
     writes: { max: 0, maxBytes: 0, count: 0 },
     attachSentAt: null,
-    inputSentAt: null,
+    attachAckAt: null,
     wire: { bytes: 0, messages: 0 },
     previewPaint: null,
   };
@@ -58,20 +58,21 @@
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (event) => {
-        if (bench.attachSentAt !== null && received && window.__benchRestore) received.push(event.data);
+        if (bench.attachSentAt === null) return;
+        if (received && window.__benchRestore) received.push(event.data);
+        if (bench.attachAckAt === null && attachAck && typeof event.data === "string" && event.data.startsWith(attachAck))
+          bench.attachAckAt = performance.now();
       });
     }
   };
+  // socket.io's packets: 42<id>["terminal:attach",...] asks, 43<id>[...] acknowledges.
+  let attachAck = null;
   const send = NativeWebSocket.prototype.send;
   NativeWebSocket.prototype.send = function (data) {
-    if (typeof data === "string") {
-      if (bench.attachSentAt === null && data.includes('"terminal:attach"')) {
-        bench.attachSentAt = performance.now();
-        const wanted = window.__benchRestore;
-        // Typed the moment the page can take typing: its own key handler sends it.
-        if (wanted?.typeOnAttach && bench.term) queueMicrotask(() => bench.term.input(wanted.typeOnAttach, true));
-      }
-      if (bench.inputSentAt === null && data.includes('"terminal:input"')) bench.inputSentAt = performance.now();
+    if (bench.attachSentAt === null && typeof data === "string" && data.includes('"terminal:attach"')) {
+      bench.attachSentAt = performance.now();
+      const id = /^42(\d+)\[/.exec(data)?.[1];
+      if (id) attachAck = `43${id}[`;
     }
     return send.call(this, data);
   };
