@@ -65,7 +65,29 @@ describe("TerminalScanner on random output", () => {
   }
 
   it("finds what the char-by-char scanner found", () => {
-    const pieces = ["\x1b", "[", "]", "0;", "31m", "\x07", "\x9b", "\x9c", "\x9d", "\\", "text ", "\r\n", "\x00", "\x7f", "🙂", "P", "(", "\x85", "\x90", "\xa0", "@"];
+    const pieces = [
+      "\x1b",
+      "[",
+      "]",
+      "0;",
+      "31m",
+      "\x07",
+      "\x9b",
+      "\x9c",
+      "\x9d",
+      "\\",
+      "text ",
+      "\r\n",
+      "\x00",
+      "\x7f",
+      "🙂",
+      "P",
+      "(",
+      "\x85",
+      "\x90",
+      "\xa0",
+      "@",
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let round = 0; round < 200; round++) {
