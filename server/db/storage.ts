@@ -1,13 +1,11 @@
 // The database a StudyLoop process works on, whichever it is: migrated, then opened. SQLite (one
 // file, the default) gets Prisma on better-sqlite3 plus the plain read connection for hot reads;
-// PostgreSQL (several machines) gets Prisma on a `pg` pool. Both clients have the same models.
-import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
+// PostgreSQL (several machines) gets Prisma on a `pg` pool (storage-postgres.ts, loaded only then:
+// the SQLite default never pays for pg, its adapter or the second Prisma client).
+import type pg from "pg";
 import { openDatabase, openReadConnection, type Db, type ReadConnection } from "./client.ts";
 import type { DatabaseTarget, Provider } from "./database-target.ts";
-import { PrismaClient as PgPrismaClient } from "./generated-pg/client.ts";
 import { applyMigrations } from "./migrate.ts";
-import { applyPostgresMigrations, PG_CONNECT_TIMEOUT_MS } from "./migrate-postgres.ts";
 
 export interface Storage {
   readonly target: DatabaseTarget;
@@ -48,31 +46,6 @@ export async function openStorage(target: DatabaseTarget, options: StorageOption
     };
   }
 
-  const { applied } = await applyPostgresMigrations(target.url);
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-    keepAlive: true,
-    application_name: "studyloop",
-  });
-  // An idle connection the server dropped emits 'error' on the pool; unhandled, it would end the process.
-  const log = options.log ?? (() => undefined);
-  pool.on("error", (error) => log(`PostgreSQL dropped an idle connection (${error.message}); a new one is opened when needed.`));
-  const adapter = new PrismaPg(pool, { disposeExternalPool: false });
-  const db = new PgPrismaClient({ adapter }) as unknown as Db;
-  let closed = false;
-  return {
-    target,
-    provider: "postgresql",
-    db,
-    sqliteReads: null,
-    pgPool: pool,
-    applied,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.$disconnect();
-      await pool.end();
-    },
-  };
+  const { openPostgresStorage } = await import("./storage-postgres.ts");
+  return openPostgresStorage(target, options);
 }
