@@ -280,9 +280,9 @@ function NotAttachable({ state, onChanged }: { state: SessionStateView; onChange
           Live on <strong>{owner.host ?? "another machine"}</strong>
           {owner.url ? (
             <>
-              {": "}
+              {": open it at "}
               <a href={`${owner.url}/study`} data-testid="owner-link">
-                open it there
+                {owner.url}
               </a>
               , or end it here.
             </>
