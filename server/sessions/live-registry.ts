@@ -70,6 +70,11 @@ export class LiveRegistry {
     return this.reservations.has(id);
   }
 
+  /** The sessions being started (their agent not yet running): their leases are kept too. */
+  reserved(): string[] {
+    return [...this.reservations];
+  }
+
   all(): LiveSession[] {
     return [...this.live.values()];
   }

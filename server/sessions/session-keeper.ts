@@ -11,7 +11,7 @@ import { SessionError } from "./session-errors.ts";
 import type { SessionView } from "./session-view.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
 import type { Reconciler } from "./reconciler.ts";
-import type { Fence, Owner } from "./session-store.ts";
+import { FIRST_GENERATION, type Fence, type Owner } from "./session-store.ts";
 import { isLiveish } from "./verdict.ts";
 
 const TICK_MS = 1_000;
@@ -139,7 +139,7 @@ export class SessionKeeper {
   private async runEnd(live: LiveSession, how: EndHow, retry?: RetryOptions): Promise<void> {
     const { ctx } = this;
     if (how.offline && (live.phase === "live" || live.phase === "starting")) {
-      live.phase = "ending";
+      live.phase = nextPhase(live.phase, "lease-lost") ?? "ending";
     } else if (live.phase === "live" || live.phase === "starting") {
       let open = true;
       try {
@@ -289,6 +289,9 @@ export class SessionKeeper {
     if (heartbeatDue) this.lastHeartbeat = now.getTime();
     const live = ctx.registry.all();
     for (const id of this.warned) if (!ctx.registry.has(id)) this.warned.delete(id);
+    // A start can take a while (an ACP handshake, 45 s at most): its "starting" row keeps its lease,
+    // or another host would judge it lapsed and end it under the agent being started.
+    if (heartbeatDue) await this.renewReservations();
     if (live.length === 0) return;
     // The pause lives on the row (the focus timer writes it): read once per pass.
     const rows = new Map((await ctx.store.open().catch(() => [])).map((row) => [row.id, row]));
@@ -339,6 +342,14 @@ export class SessionKeeper {
       } catch (error) {
         ctx.log(`Session ${session.id}: ${error instanceof Error ? error.message : String(error)} (retried in a moment)`);
       }
+    }
+  }
+
+  private async renewReservations(): Promise<void> {
+    for (const id of this.ctx.registry.reserved()) {
+      await this.ctx.store
+        .heartbeat(id, { instanceId: this.ctx.instanceId, generation: FIRST_GENERATION })
+        .catch((error: unknown) => this.ctx.log(`Session ${id}: the starting session's lease was not renewed (${String(error)}).`));
     }
   }
 
