@@ -92,7 +92,7 @@ export class SessionKeeper {
     if (verdict.kind === "live-elsewhere" && verdict.via === "server") {
       // Another server runs the agent: ask it (the row carries the request); it ends the session on
       // its next beat, as if End was pressed there, and keeps its transcript.
-      const by = `${ctx.self.host} (${ctx.ownerUrl})`;
+      const by = `${ctx.self.host} (${ctx.ownerUrl || "command line"})`;
       const asked = await ctx.store.requestEnd(current.row.id, by);
       ctx.log(`Session ${current.row.id}: End asked of ${verdict.ownerHost ?? "its server"} (${verdict.ownerUrl ?? "no address"}).`);
       ctx.events.emit("changed");
