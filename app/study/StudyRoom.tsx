@@ -245,6 +245,9 @@ function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (re
 function NotAttachable({ state, onChanged }: { state: SessionStateView; onChanged: () => Promise<boolean> }) {
   const session = state.session!;
   const [error, setError] = useState<string | null>(null);
+  const [asked, setAsked] = useState<string | null>(null);
+  // Another StudyLoop server runs it: name that server and link to it (its own page can attach).
+  const owner = state.verdict?.kind === "live-elsewhere" && session.transport !== "tmux" ? session.owner : null;
   // Only a transport this page cannot render at all is named as such; a known one without a
   // connection says so plainly.
   const message =
@@ -252,17 +255,49 @@ function NotAttachable({ state, onChanged }: { state: SessionStateView; onChange
       ? "This session is being ended. If it stays like this, the database may be busy: press End again to finish it."
       : !KNOWN_TRANSPORTS.has(session.transport)
         ? `This session uses the "${session.transport}" transport, which this page cannot show.`
-        : (state.verdict?.notice ??
-          "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
+        : owner
+          ? null
+          : (state.verdict?.notice ??
+            "The server did not return a connection for this session. Reload the page; if it stays like this, end the session and start a new one.");
+  // End asked of the owner: it ends the session within a heartbeat; look again until it has.
+  useEffect(() => {
+    if (!asked) return;
+    const timer = setInterval(() => void onChanged(), 1_000);
+    return () => clearInterval(timer);
+  }, [asked, onChanged]);
   const end = async () => {
     const result = await post("/api/session/end");
     setError(result.ok ? null : result.error);
+    const message = result.ok ? (result.value as { message?: string }).message : undefined;
+    if (message) setAsked(message);
     await onChanged();
   };
   return (
     <section className="panel notice warn" data-testid="not-attachable">
       <h2>{session.topic}</h2>
-      <p>{message}</p>
+      {owner && session.status !== "ending" ? (
+        <p data-testid="live-elsewhere">
+          Live on <strong>{owner.host ?? "another machine"}</strong>
+          {owner.url ? (
+            <>
+              {": open it at "}
+              <a href={`${owner.url}/study`} data-testid="owner-link">
+                {owner.url}
+              </a>
+              , or end it here.
+            </>
+          ) : (
+            ": open StudyLoop on that machine to rejoin it, or end it here."
+          )}
+        </p>
+      ) : (
+        <p>{message}</p>
+      )}
+      {asked ? (
+        <p className="muted" data-testid="end-asked">
+          {asked}
+        </p>
+      ) : null}
       {error ? <p className="error">{error}</p> : null}
       <div className="row">
         <button onClick={() => void onChanged()}>Check again</button>

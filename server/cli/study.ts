@@ -10,6 +10,8 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
 import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
 import { databaseArgument } from "../db/database-target.ts";
+import type { EndOutcome } from "../sessions/session-service.ts";
+import type { SessionView } from "../sessions/session-view.ts";
 import { cliRefusal } from "./cli-errors.ts";
 import { say, warn } from "./output.ts";
 import { startPaneRecorder } from "./record-pane.ts";
@@ -52,7 +54,14 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
       if (!open) throw new UsageError('No study session is running. Start one with: studyloop study "TOPIC"');
       if (o.end) {
         // Ends it wherever it runs: tmux is closed, a browser session's server stops its agent.
-        const view = await data.sessions.end("ended-by-learner");
+        const outcome = await data.sessions.end("ended-by-learner");
+        const view = outcome.endingOn ? await waitForEnd(data, outcome) : outcome.session;
+        if (!view.endedAt) {
+          say(
+            `Asked the StudyLoop server on ${outcome.endingOn?.host ?? "another machine"} to end "${view.topic}": it stops the tutor within a few seconds.`,
+          );
+          return 0;
+        }
         say(
           `Ended "${view.topic}" after ${view.durationMinutes ?? 0} min. ${view.summary?.forNextSession.length ? `For next time: ${view.summary.forNextSession.join("; ")}.` : ""}`.trim(),
         );
@@ -124,4 +133,15 @@ function attach(name: string, tmux: { socket?: string }): number {
 function cliMessage(message: string): string {
   const sentence = message.charAt(0).toUpperCase() + message.slice(1);
   return sentence.endsWith(".") ? sentence : `${sentence}.`;
+}
+
+/** End asked of the server that runs the session: it ends it on its next beat; wait a lease for it. */
+async function waitForEnd(data: Awaited<ReturnType<typeof openLocalData>>, outcome: EndOutcome): Promise<SessionView> {
+  const until = Date.now() + (data.settings.STUDYLOOP_LEASE_SECONDS + data.settings.STUDYLOOP_HEARTBEAT_SECONDS) * 1000;
+  let view = outcome.session;
+  while (!view.endedAt && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    view = (await data.sessions.session(view.id))?.view ?? view;
+  }
+  return view;
 }

@@ -9,6 +9,7 @@ export const END_REASONS = [
   "never-attached",
   "startup-failed",
   "tmux-gone",
+  "lease-lost",
 ] as const;
 
 export type EndReason = (typeof END_REASONS)[number];
@@ -53,6 +54,8 @@ export function explainEnd(f: EndFacts): string {
       return `Nobody opened this session after it started, so it ended at ${f.at}.`;
     case "startup-failed":
       return `The tutor (${f.agentLabel}) could not start${f.detail ? `: ${f.detail}` : ""}. Nothing was lost; ${f.hasOutput ? "its last lines are below. Fix what they say, then try again." : "check that the agent runs in a terminal on this machine, then try again."}`;
+    case "lease-lost":
+      return `This StudyLoop server lost the database${f.detail ? ` (${f.detail})` : ""}, so it stopped the tutor at ${f.at}: a session may run on one server only, and another could have taken it over. Your notes up to then are kept.`;
     case "tmux-gone":
       return `The tmux session that ran this study session closed at about ${f.at}, so the session ended. Your notes are kept.`;
     default:

@@ -1,7 +1,7 @@
 // The sessions this server process owns right now: the reservations being started and the live ones.
 // Owned by the session core (starter adds, keeper removes, viewers mark who watches).
 import type { LiveTransport } from "../transports/live-transport.ts";
-import type { EndWrite } from "./session-store.ts";
+import type { EndWrite, SessionRow } from "./session-store.ts";
 import type { Phase } from "./session-lifecycle.ts";
 
 export interface LiveSession {
@@ -25,6 +25,15 @@ export interface LiveSession {
   ending: Promise<void> | null;
   /** When the focus timer was last resumed (grace counts from here at the earliest). */
   resumedAt: number | null;
+  /** The owner generation this server claimed the row with: every owner write is fenced by it. */
+  readonly generation: number;
+  /**
+   * When the last lease renewal that succeeded was SENT (performance.now(), ms): past a lease from
+   * here another host may end the row, so this server stops the agent before that (session-keeper.ts).
+   */
+  leaseRenewedAt: number;
+  /** The row as the keeper last read it (for the page's ended view when the database is gone). */
+  lastRow: SessionRow | null;
 }
 
 export class LiveRegistry {
@@ -59,6 +68,11 @@ export class LiveRegistry {
 
   reserving(id: string): boolean {
     return this.reservations.has(id);
+  }
+
+  /** The sessions being started (their agent not yet running): their leases are kept too. */
+  reserved(): string[] {
+    return [...this.reservations];
   }
 
   all(): LiveSession[] {

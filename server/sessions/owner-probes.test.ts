@@ -40,7 +40,7 @@ async function startZombie(): Promise<{ parent: ChildProcess; pid: number }> {
   return { parent, pid: Number(line.toString().trim()) };
 }
 
-const SELF = { instanceId: "inst-test", host: os.hostname(), bootId: readBootId() };
+const SELF = { instanceId: "inst-test", host: os.hostname(), hostId: "host-test", bootId: readBootId() };
 const noRegistry = { has: () => false, reserving: () => false };
 function ownedBy(pid: number, startTime: string | null): StoredOwnership & { id: string } {
   return {
@@ -50,6 +50,7 @@ function ownedBy(pid: number, startTime: string | null): StoredOwnership & { id:
     startedAt: new Date(Date.now() - 60_000),
     ownerInstance: "inst-other",
     ownerHost: SELF.host,
+    ownerHostId: SELF.hostId,
     ownerBootId: SELF.bootId,
     ownerPid: pid,
     ownerPidStartTime: startTime,

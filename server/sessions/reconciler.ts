@@ -24,13 +24,17 @@ export class Reconciler {
   /** Judges every open row; orphans are ended in the same read. */
   async reconcileOpen(): Promise<JudgedRow[]> {
     const rows = await this.ctx.store.open();
-    return Promise.all(rows.map((row) => this.reconcileRow(row)));
+    if (rows.length === 0) return [];
+    const now = await this.ctx.store.dbNow();
+    return Promise.all(rows.map((row) => this.reconcileRow(row, now)));
   }
 
-  async reconcileRow<R extends SessionRow>(row: R): Promise<JudgedRow<R>> {
+  /** `now` is the database's clock: every host judges a lease against the clock that stamped it. */
+  async reconcileRow<R extends SessionRow>(row: R, now?: Date): Promise<JudgedRow<R>> {
     const { ctx } = this;
     const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], ctx.self, ctx.registry, {
       leaseMs: ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000,
+      now: now ?? (await ctx.store.dbNow()),
       tmux: tmuxOptions(ctx),
     });
     // The verdict knows starting, live and ended; an "ending" row is judged like a live one.
@@ -39,10 +43,19 @@ export class Reconciler {
     if (verdict.kind === "unknown") ctx.log(`Session ${row.id}: owner unknown (${verdict.probe}: ${verdict.error}); treated as live.`);
     if (verdict.kind !== "orphaned") return { row, verdict };
     // Its owner died after writing "ending": the end it had begun stands (the learner's End, say).
-    const reason = row.status === "ending" && row.endReason ? row.endReason : verdict.endReason;
+    // One whose End was asked from another host and never carried out ended by the learner too.
+    const reason = row.status === "ending" && row.endReason ? row.endReason : row.endRequestedAt ? "ended-by-learner" : verdict.endReason;
+    // Conditional on the owner and generation as read, and bumping the generation: of several
+    // readers (on several hosts) exactly one ends it, and the old owner's late writes are refused.
     const ended = await ctx.store.end(
       row,
-      { reason, endedAt: verdict.endedAt, detail: row.status === "ending" ? row.endDetail : verdict.cause, exitCode: row.exitCode },
+      {
+        reason,
+        endedAt: verdict.endedAt,
+        detail: row.status === "ending" ? row.endDetail : verdict.cause,
+        exitCode: row.exitCode,
+        takeover: true,
+      },
       row,
     );
     // A full row (transcript included) is a SessionRow and a StudySession alike.

@@ -10,6 +10,7 @@ import { LiveRegistry } from "./live-registry.ts";
 import type { SessionEvents } from "./session-events.ts";
 import type { SessionRow, SessionStore } from "./session-store.ts";
 import { selfIdentity } from "./owner-probes.ts";
+import { resolveHostId } from "./host-id.ts";
 import type { SelfIdentity } from "./verdict.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 import { toSessionView, type SessionView, type ViewContext } from "./session-view.ts";
@@ -32,15 +33,18 @@ export interface SessionContext {
   readonly now: () => Date;
 }
 
-export function makeContext(deps: Omit<SessionContext, "instanceId" | "self" | "registry" | "now"> & { now?: () => Date }): SessionContext {
+export function makeContext(
+  deps: Omit<SessionContext, "instanceId" | "self" | "registry" | "now"> & { now?: () => Date; hostId?: string },
+): SessionContext {
   const instanceId = crypto.randomUUID();
   const me = selfIdentity();
+  const { hostId = resolveHostId(deps.dataDir), ...rest } = deps;
   return {
-    ...deps,
+    ...rest,
     now: deps.now ?? (() => new Date()),
     instanceId,
     registry: new LiveRegistry(),
-    self: { instanceId, host: me.host, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime },
+    self: { instanceId, host: me.host, hostId, bootId: me.bootId, pid: me.pid, pidStartTime: me.pidStartTime },
   };
 }
 

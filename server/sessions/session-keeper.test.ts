@@ -42,7 +42,7 @@ describe("End under database faults", () => {
     expect((await rowOf(core, session.id)).status).toBe("live");
     expect((await core.service.state()).session?.status).toBe("live");
 
-    const ended = await core.service.end();
+    const ended = (await core.service.end()).session;
     expect(ended.status).toBe("ended");
     expect(ended.endReason).toBe("ended-by-learner");
     expect(core.transports[0]!.killed).toBe(true);
@@ -72,7 +72,7 @@ describe("End under database faults", () => {
     expect(isDbUnavailable(await refusal(core.service.start(START)))).toBe(true);
 
     release!();
-    const ended = await core.service.end();
+    const ended = (await core.service.end()).session;
     expect([ended.status, ended.endReason]).toEqual(["ended", "ended-by-learner"]);
     const final = await rowOf(core, session.id);
     expect(final.transcript).toContain("tutor ready");
@@ -110,7 +110,7 @@ describe("End under database faults", () => {
     // Reads go on from the open file.
     expect((await core.service.state()).session?.status).toBe("live");
     fs.renameSync(`${core.file}.away`, core.file);
-    expect((await core.service.end()).status).toBe("ended");
+    expect((await core.service.end()).session.status).toBe("ended");
   });
 
   it("an agent that exits while the database is locked is ended by the keeper afterwards, with its exit code", async () => {
@@ -172,7 +172,7 @@ describe.skipIf(process.getuid?.() !== 0)("End on a full disk", () => {
       expect(core.transports[0]!.killed).toBe(false);
       expect((await rowOf(core, session.id)).status).toBe("live");
       fs.rmSync(filler);
-      const ended = await core.service.end();
+      const ended = (await core.service.end()).session;
       expect([ended.status, ended.endReason]).toEqual(["ended", "ended-by-learner"]);
       // Nothing acknowledged was lost.
       expect(await core.db.parkedItem.count()).toBe(1);

@@ -11,8 +11,16 @@ import { SessionError } from "./session-errors.ts";
 import type { SessionView } from "./session-view.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
 import type { Reconciler } from "./reconciler.ts";
+import { FIRST_GENERATION, type Fence, type Owner } from "./session-store.ts";
+import { isLiveish } from "./verdict.ts";
 
 const TICK_MS = 1_000;
+/**
+ * A server stops a session this long before its lease (counted from when the last renewal that
+ * succeeded was sent) runs out: by then no other host can have ended it yet (they count from the
+ * moment the database wrote that heartbeat, which is later), so two hosts never both run it.
+ */
+export const LEASE_MARGIN_MS = TICK_MS;
 /** A clean stop gives the live sessions this long to save and end; then the agents are killed anyway. */
 export const SHUTDOWN_BUDGET_MS = 5_000;
 
@@ -25,6 +33,18 @@ export interface EndHow {
    * the row then says live until the keeper's retry or the next start's verdict ends it.
    */
   readonly force?: boolean;
+  /**
+   * Stop the agent without writing "ending" first: the database cannot be reached (the lease is
+   * lost), so the agent must stop now whatever the database does; the final write is retried.
+   */
+  readonly offline?: boolean;
+}
+
+/** What End did: ended here (or in tmux), or asked the server that runs the session to end it. */
+export interface EndOutcome {
+  readonly session: SessionView;
+  /** Set when another server runs the session: it ends it within a heartbeat. */
+  readonly endingOn: { readonly host: string | null; readonly url: string | null } | null;
 }
 
 export class SessionKeeper {
@@ -54,12 +74,31 @@ export class SessionKeeper {
     this.timer.unref();
   }
 
+  private fence(live: LiveSession): Fence {
+    return { instanceId: this.ctx.instanceId, generation: live.generation };
+  }
+
+  private owner(live: LiveSession): Owner {
+    return { ownerInstance: this.ctx.instanceId, ownerPid: this.ctx.self.pid, muxSession: null, ownerGeneration: live.generation };
+  }
+
   /** Ends the open session, wherever it runs: the learner can always end. */
-  async end(reason = "ended-by-learner"): Promise<SessionView> {
+  async end(reason = "ended-by-learner"): Promise<EndOutcome> {
     const { ctx } = this;
     const judged = await this.reconciler.reconcileOpen();
     const current = judged.find((j) => j.row.endedAt === null);
     if (!current) throw new SessionError("nothing-to-end", "No active session: there is nothing to end.");
+    const verdict = current.verdict;
+    if (verdict.kind === "live-elsewhere" && verdict.via === "server") {
+      // Another server runs the agent: ask it (the row carries the request); it ends the session on
+      // its next beat, as if End was pressed there, and keeps its transcript.
+      const by = `${ctx.self.host} (${ctx.ownerUrl || "command line"})`;
+      const asked = await ctx.store.requestEnd(current.row.id, by);
+      ctx.log(`Session ${current.row.id}: End asked of ${verdict.ownerHost ?? "its server"} (${verdict.ownerUrl ?? "no address"}).`);
+      ctx.events.emit("changed");
+      const row = (await ctx.store.byId(current.row.id)) ?? current.row;
+      return { session: viewOf(ctx, row), endingOn: asked ? { host: verdict.ownerHost, url: verdict.ownerUrl } : null };
+    }
     const live = ctx.registry.get(current.row.id);
     if (live) {
       await this.endLive(live, { reason });
@@ -72,13 +111,14 @@ export class SessionKeeper {
       this.closeTmuxViewer(current.row.id);
       ctx.events.emit("changed");
     } else {
-      // Owned by another server (or unknown): writing the row is enough; its owner stops the agent
-      // on its next heartbeat and keeps this reason.
-      await ctx.store.end(current.row, { reason, endedAt: this.now() });
+      // Its owner cannot be judged (unknown) or is starting elsewhere: the learner can still end it.
+      // A takeover: the generation is bumped, so a live owner's next heartbeat fails and it stops
+      // the agent; nothing it writes afterwards lands on this row.
+      await ctx.store.end(current.row, { reason, endedAt: await ctx.store.dbNow(), takeover: isLiveish(verdict) });
       ctx.events.emit("changed");
     }
     const row = await ctx.store.byId(current.row.id);
-    return viewOf(ctx, row ?? current.row);
+    return { session: viewOf(ctx, row ?? current.row), endingOn: null };
   }
 
   /**
@@ -98,13 +138,16 @@ export class SessionKeeper {
 
   private async runEnd(live: LiveSession, how: EndHow, retry?: RetryOptions): Promise<void> {
     const { ctx } = this;
-    if (live.phase === "live" || live.phase === "starting") {
+    if (how.offline && (live.phase === "live" || live.phase === "starting")) {
+      live.phase = nextPhase(live.phase, "lease-lost") ?? "ending";
+    } else if (live.phase === "live" || live.phase === "starting") {
       let open = true;
       try {
         open = await ctx.store.markEnding(
           live.id,
           { reason: how.reason, exitCode: how.exitCode ?? null, detail: how.detail ?? null },
           retry,
+          this.fence(live),
         );
       } catch (error) {
         if (!how.force || !isDbUnavailable(error)) throw error;
@@ -122,6 +165,7 @@ export class SessionKeeper {
         ctx.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
       }
       if (how.reason !== "agent-exited") live.transport.kill();
+      if (how.offline) this.tellPagesOffline(live, how);
       const startupFailure = how.reason === "agent-exited" ? live.transport.startupFailure(transcript) : null;
       const lastLines = how.reason === "agent-exited" || how.reason === "startup-failed" ? live.transport.lastLines(transcript) : [];
       live.pendingEnd = {
@@ -141,18 +185,56 @@ export class SessionKeeper {
     const { ctx } = this;
     const write = live.pendingEnd!;
     const row = await ctx.store.byId(live.id);
-    if (row && !row.endedAt && !(await ctx.store.end(row, write, undefined, retry)) && write.transcript) {
-      // Someone else ended it first (their reason stands); the transcript is still worth keeping.
-      await ctx.store.checkpoint(live.id, write.transcript, this.now());
+    if (row && !row.endedAt && !(await ctx.store.end(row, write, this.owner(live), retry)) && write.transcript) {
+      // Someone else ended it first (their reason stands); the transcript is still worth keeping,
+      // unless another host took the row over (the fence refuses it then).
+      await ctx.store.checkpoint(live.id, write.transcript, this.now(), this.fence(live));
     }
     await this.finish(live);
+  }
+
+  /**
+   * The database is gone, so the page cannot read why its session stopped: it is told directly,
+   * from the row as last read, with the reason this server will write once the database is back.
+   */
+  private tellPagesOffline(live: LiveSession, how: EndHow): void {
+    const { ctx } = this;
+    if (!live.lastRow) return;
+    const endedAt = live.pendingEnd?.endedAt ?? this.now();
+    const view = viewOf(ctx, { ...live.lastRow, status: "ended", endedAt, endReason: how.reason, endDetail: how.detail ?? null });
+    ctx.events.emit("ended", live.id, view);
+    ctx.events.emit("changed");
+  }
+
+  /**
+   * Stops every session whose lease this server could not renew in time (the database unreachable,
+   * or too slow to answer): synchronous, so a pass stuck on the database cannot delay it.
+   */
+  watchLeases(): void {
+    const { ctx } = this;
+    const leaseMs = ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000;
+    // Real elapsed time (monotonic), not the rules' clock: a lease is the database's, in real seconds.
+    const now = performance.now();
+    for (const live of ctx.registry.all()) {
+      if (live.phase !== "live" || live.ending) continue;
+      const silentMs = now - live.leaseRenewedAt;
+      if (silentMs < leaseMs - LEASE_MARGIN_MS) continue;
+      const seconds = Math.round(silentMs / 1000);
+      ctx.log(
+        `Session ${live.id}: this server could not renew its lease on the session for ${seconds} s (lease ${leaseMs / 1000} s; the database is unreachable or too slow), so it stopped the agent here: another StudyLoop server may now end the session, and two must never run it.`,
+      );
+      const detail = `this server (${ctx.self.host}) could not reach the database for ${seconds} s`;
+      void this.endLive(live, { reason: "lease-lost", detail, force: true, offline: true }, { deadlineMs: 0 }).catch((error: unknown) =>
+        ctx.log(`Session ${live.id}: the agent is stopped; its end is written once the database answers (${String(error)}).`),
+      );
+    }
   }
 
   /** Our row was ended by another server or device: stop the agent, keep their reason. */
   private async endedElsewhere(live: LiveSession): Promise<void> {
     try {
       const transcript = await live.transport.snapshotTranscript();
-      await this.ctx.store.checkpoint(live.id, transcript, this.now());
+      await this.ctx.store.checkpoint(live.id, transcript, this.now(), this.fence(live));
     } catch (error) {
       this.ctx.log(`Session ${live.id}: could not save the transcript: ${String(error)}`);
     }
@@ -185,7 +267,10 @@ export class SessionKeeper {
 
   /** One pass over the live sessions; each one's fault is logged and retried on the next pass. */
   async tick(): Promise<void> {
-    if (this.stopped || this.ticking) return;
+    if (this.stopped) return;
+    // Before the guard: a pass stuck on an unreachable database must not keep a lost lease running.
+    this.watchLeases();
+    if (this.ticking) return;
     this.ticking = true;
     try {
       await this.keepAll();
@@ -204,6 +289,9 @@ export class SessionKeeper {
     if (heartbeatDue) this.lastHeartbeat = now.getTime();
     const live = ctx.registry.all();
     for (const id of this.warned) if (!ctx.registry.has(id)) this.warned.delete(id);
+    // A start can take a while (an ACP handshake, 45 s at most): its "starting" row keeps its lease,
+    // or another host would judge it lapsed and end it under the agent being started.
+    if (heartbeatDue) await this.renewReservations();
     if (live.length === 0) return;
     // The pause lives on the row (the focus timer writes it): read once per pass.
     const rows = new Map((await ctx.store.open().catch(() => [])).map((row) => [row.id, row]));
@@ -215,9 +303,22 @@ export class SessionKeeper {
           continue;
         }
         if (session.phase !== "live" || session.ending) continue;
-        if (heartbeatDue && !(await ctx.store.heartbeat(session.id, ctx.instanceId, now))) {
-          await this.endedElsewhere(session);
+        const row = rows.get(session.id);
+        if (row) session.lastRow = row;
+        if (row?.endRequestedAt) {
+          // End pressed on another host: carried out here, as if it was pressed here.
+          ctx.log(`Session ${session.id}: ending it as asked from ${row.endRequestedBy ?? "another server"}.`);
+          await this.endLive(session, { reason: "ended-by-learner", detail: `ended from ${row.endRequestedBy ?? "another server"}` });
           continue;
+        }
+        if (heartbeatDue) {
+          const sentAt = performance.now();
+          if (!(await ctx.store.heartbeat(session.id, this.fence(session)))) {
+            ctx.log(`Session ${session.id}: the row was ended or taken over by another server; stopping the agent here.`);
+            await this.endedElsewhere(session);
+            continue;
+          }
+          session.leaseRenewedAt = Math.max(session.leaseRenewedAt, sentAt);
         }
         const decision = keepDecision({
           now: now.getTime(),
@@ -244,6 +345,14 @@ export class SessionKeeper {
     }
   }
 
+  private async renewReservations(): Promise<void> {
+    for (const id of this.ctx.registry.reserved()) {
+      await this.ctx.store
+        .heartbeat(id, { instanceId: this.ctx.instanceId, generation: FIRST_GENERATION })
+        .catch((error: unknown) => this.ctx.log(`Session ${id}: the starting session's lease was not renewed (${String(error)}).`));
+    }
+  }
+
   /**
    * Says once per grace window that a session nobody watches ends soon (the notifier listens on the
    * bus). A window ends when someone watches again or a pause pushes the end further out: "grace-kept".
@@ -264,8 +373,8 @@ export class SessionKeeper {
     const seq = live.transport.lastSeq;
     if (seq === live.checkpointSeq) return;
     const transcript = await live.transport.snapshotTranscript();
-    await this.ctx.store.checkpoint(live.id, transcript, this.now());
-    live.checkpointSeq = seq;
+    // Refused after a takeover: the next heartbeat finds the row gone and stops the agent.
+    if (await this.ctx.store.checkpoint(live.id, transcript, this.now(), this.fence(live))) live.checkpointSeq = seq;
   }
 
   /**

@@ -28,6 +28,10 @@ describe("nextPhase", () => {
     ["ending", "launched", null],
     ["ended", "ended-written", null],
     ["ended", "launched", null],
+    ["live", "lease-lost", "ending"], // the agent stops at once; the final write waits for the database
+    ["starting", "lease-lost", "ending"],
+    ["ending", "lease-lost", null], // already stopping
+    ["ended", "lease-lost", null],
   ];
   it.each(table)("%s + %s -> %s", (phase, event, next) => expect(nextPhase(phase, event)).toBe(next));
 });

@@ -13,11 +13,16 @@ export type LifecycleEvent =
   /** The row was ended by someone else (another server, the CLI): stop the agent, keep their reason. */
   | "ended-elsewhere"
   /** The final write (summary, transcript, reason) is done. */
-  | "ended-written";
+  | "ended-written"
+  /**
+   * This server could not renew its lease in time: the agent is stopped at once, without writing
+   * "ending" (the database is out of reach); the final write waits for the database.
+   */
+  | "lease-lost";
 
 const NEXT: Record<Phase, Partial<Record<LifecycleEvent, Phase>>> = {
-  starting: { launched: "live", "launch-failed": "ended", "ended-elsewhere": "ended" },
-  live: { "ending-written": "ending", "ended-elsewhere": "ended" },
+  starting: { launched: "live", "launch-failed": "ended", "ended-elsewhere": "ended", "lease-lost": "ending" },
+  live: { "ending-written": "ending", "ended-elsewhere": "ended", "lease-lost": "ending" },
   ending: { "ended-written": "ended", "ended-elsewhere": "ended", "ending-written": "ending" },
   ended: {},
 };

@@ -16,7 +16,7 @@ import { SessionStore } from "./session-store.ts";
 import { SessionEvents, type SessionEventMap } from "./session-events.ts";
 import { makeContext, viewContext, type SessionContext } from "./session-context.ts";
 import { Reconciler, type JudgedRow } from "./reconciler.ts";
-import { SessionKeeper } from "./session-keeper.ts";
+import { SessionKeeper, type EndOutcome } from "./session-keeper.ts";
 import { SessionStarter, type StartRequest, type StartResult, type TransportFactory } from "./session-starter.ts";
 import { Viewers } from "./viewers.ts";
 import { SessionError } from "./session-errors.ts";
@@ -29,6 +29,7 @@ import type { TutorBriefing } from "../cards/card-store.ts";
 
 export type { JudgedRow } from "./reconciler.ts";
 export type { StartResult } from "./session-starter.ts";
+export type { EndOutcome } from "./session-keeper.ts";
 
 export interface SessionServiceDeps {
   readonly db: Db;
@@ -48,6 +49,10 @@ export interface SessionServiceDeps {
   readonly transports?: TransportFactory;
   /** The keeper's clock (tests move it). */
   readonly now?: () => Date;
+  /** This server's host id (host-id.ts); read from the data directory when not given. */
+  readonly hostId?: string;
+  /** The database behind db: its clock is the leases' reference (server/db/storage.ts). */
+  readonly provider?: "sqlite" | "postgresql";
 }
 
 /** How far back "Continue" follows a chain of continued sessions to find their folder. */
@@ -69,7 +74,8 @@ export class SessionService implements SessionReader {
   constructor(deps: SessionServiceDeps) {
     this.events = deps.events ?? new SessionEvents();
     // SessionStore reads through Prisma when there is no SQLite read connection (issue 21, session-reads.ts).
-    this.store = new SessionStore(deps.db, deps.reads as ReadConnection);
+    // Without a SQLite read connection the database is PostgreSQL (storage.ts).
+    this.store = new SessionStore(deps.db, deps.reads as ReadConnection, {}, deps.provider ?? (deps.reads ? "sqlite" : "postgresql"));
     this.ctx = makeContext({ ...deps, store: this.store, events: this.events });
     let viewers: Viewers | undefined;
     this.reconciler = new Reconciler(this.ctx, (id) => viewers?.closeTmuxViewer(id));
@@ -189,7 +195,8 @@ export class SessionService implements SessionReader {
     return this.starter.startInTmux(input, tmux, wrapper);
   }
 
-  end(reason: "ended-by-learner" = "ended-by-learner"): Promise<SessionView> {
+  /** Ends the open session here, or asks the server that runs it (endingOn names it). */
+  end(reason: "ended-by-learner" = "ended-by-learner"): Promise<EndOutcome> {
     return this.keeper.end(reason);
   }
 

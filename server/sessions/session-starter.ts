@@ -22,6 +22,7 @@ import { SessionError } from "./session-errors.ts";
 import { clockTime } from "./end-reasons.ts";
 import { sessionFolder, viewContext, viewOf, type SessionContext } from "./session-context.ts";
 import type { JudgedRow, Reconciler } from "./reconciler.ts";
+import { FIRST_GENERATION } from "./session-store.ts";
 import type { SessionKeeper } from "./session-keeper.ts";
 
 /** What a start asks for: the HTTP body's fields, or the CLI's with transport "tmux". */
@@ -142,6 +143,9 @@ export class SessionStarter {
       pendingEnd: null,
       ending: null,
       resumedAt: null,
+      generation: FIRST_GENERATION,
+      leaseRenewedAt: performance.now(),
+      lastRow: null,
     };
     ctx.registry.add(live);
     // The record lives in the session's own folder, also when a continued session runs in an earlier one.
@@ -154,7 +158,10 @@ export class SessionStarter {
           .catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );
     try {
-      const row = await ctx.store.markLive(id, new Date(), transport.agentSessionId);
+      const sentAt = performance.now();
+      const row = await ctx.store.markLive(id, transport.agentSessionId, { instanceId: ctx.instanceId, generation: live.generation });
+      // The first lease: counted from before the write that stamped it.
+      live.leaseRenewedAt = sentAt;
       if (live.phase === "starting") live.phase = "live";
       ctx.events.emit("changed");
       return {
@@ -220,7 +227,7 @@ export class SessionStarter {
       await this.endUnstarted(id, detail);
       throw new SessionError("startup-failed", `The session could not start in tmux: ${detail}`);
     }
-    const row = await ctx.store.markLive(id, new Date());
+    const row = await ctx.store.markLive(id);
     return { session: viewOf(ctx, row), muxSession };
   }
 
@@ -259,7 +266,8 @@ export class SessionStarter {
 
     const token = newSecret();
     const plan = focusPlanFor(input.focusPlan, input.energy);
-    const now = new Date();
+    // The database's clock: another host judges this row's lease by it (session-store.ts dbNow).
+    const now = await ctx.store.dbNow();
     ctx.registry.reserve(id);
     let claimed: boolean;
     try {
@@ -273,6 +281,7 @@ export class SessionStarter {
         heartbeatAt: now,
         ownerInstance: owner.ownerInstance,
         ownerHost: ctx.self.host,
+        ownerHostId: ctx.self.hostId,
         ownerBootId: ctx.self.bootId,
         ownerPid: owner.ownerPid,
         ownerPidStartTime: owner.ownerPidStartTime,
@@ -304,7 +313,7 @@ export class SessionStarter {
     const { ctx } = this;
     try {
       const row = await ctx.store.byId(id);
-      if (row) await ctx.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail });
+      if (row) await ctx.store.end(row, { reason: "startup-failed", endedAt: new Date(), detail }, row);
     } catch (error) {
       // No agent runs: the row is judged orphaned (the reservation is gone) by the next reader.
       ctx.log(`Session ${id}: could not record the failed start: ${String(error)}`);

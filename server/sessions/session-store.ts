@@ -24,6 +24,12 @@ export function countDelta(before: string | null, after: string | null): { winCo
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
 
+/** A claimed row's owner generation; each takeover by another host (ending it for its owner) adds one. */
+export const FIRST_GENERATION = 1;
+
+/** Which database the store speaks to: the clock and the raw SQL differ (server/db/storage.ts). */
+export type StoreProvider = "sqlite" | "postgresql";
+
 /**
  * A row without its transcript: what every state read needs. The transcript of a long session is
  * up to a megabyte and reading it dominated GET /api/session/state (docs/performance.md); `byId`
@@ -39,12 +45,26 @@ export interface EndWrite {
   readonly transcript?: string | null;
   /** The agent's last output lines (a start that failed, an agent that exited). */
   readonly lastLines?: readonly string[] | null;
+  /**
+   * Written by someone other than the row's owner (a reader ending a lapsed lease, an End whose owner
+   * is unknown): the owner generation is bumped, so the old owner's late writes are refused.
+   */
+  readonly takeover?: boolean;
 }
 
 /** The fields of a new row that the starter decides. */
 export type ClaimRow = Omit<Prisma.StudySessionCreateInput, "status" | "liveSlot" | "parkedItems" | "topicMarks" | "acpEvents">;
 
-export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession">;
+/** The owner a conditional write expects: the row as read, or this server with its generation. */
+export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession" | "ownerGeneration">;
+
+/** A server's fence on a row it runs: its instance and the generation it claimed. */
+export interface Fence {
+  readonly instanceId: string;
+  readonly generation: number;
+}
+
+const fenced = (id: string, fence: Fence) => ({ id, ownerInstance: fence.instanceId, ownerGeneration: fence.generation });
 
 export class SessionStore implements AcpEventLog, StudySessionWrites {
   /** The reads every state read and the history list make (session-reads.ts: SQLite or PostgreSQL). */
@@ -58,6 +78,7 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     reads: ReadConnection | null,
     /** Retry options for every write (tests pass a short deadline). */
     private readonly retry: RetryOptions = {},
+    private readonly provider: StoreProvider = "sqlite",
   ) {
     this.reads = sessionReads(db, reads);
     this.aggregates = new HistoryAggregateStore(db, reads, this.reads);
@@ -90,6 +111,23 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     return withDb("read the history", () => this.reads.history({ ...filter, take: filter.take ?? 100 }), { deadlineMs: 0 });
   }
 
+  /**
+   * The database's clock: the reference for every lease, so hosts with skewed clocks agree. On
+   * SQLite the database is a file on this machine and its clock is this one.
+   */
+  async dbNow(): Promise<Date> {
+    if (this.provider === "sqlite") return new Date();
+    return withDb(
+      "read the database's clock",
+      async () => {
+        // Epoch milliseconds: no time zone between the database and this process to get wrong.
+        const rows = await this.db.$queryRawUnsafe<{ ms: number }[]>(`SELECT (EXTRACT(EPOCH FROM now()) * 1000)::float8 AS ms`);
+        return new Date(Math.floor(Number(rows[0]!.ms)));
+      },
+      { deadlineMs: 0 },
+    );
+  }
+
   // ---- the lifecycle's writes: starting -> live -> ending -> ended -------------------------------
 
   /**
@@ -112,15 +150,23 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     );
   }
 
-  /** starting -> live, once the agent runs. */
-  markLive(id: string, at: Date, agentSessionId: string | null = null): Promise<StudySession> {
+  /**
+   * starting -> live, once the agent runs. With a fence (a server's row), only while this server
+   * still owns it: a row taken over meanwhile is not revived.
+   */
+  async markLive(id: string, agentSessionId: string | null = null, fence?: Fence): Promise<StudySession> {
+    const at = await this.dbNow();
     return withDb(
       "mark the session live",
-      () =>
-        this.db.studySession.update({
-          where: { id },
+      async () => {
+        const result = await this.db.studySession.updateMany({
+          where: fence ? { ...fenced(id, fence), endedAt: null } : { id },
           data: { status: "live", heartbeatAt: at, ...(agentSessionId ? { agentSessionId } : {}) },
-        }),
+        });
+        const row = await this.db.studySession.findUnique({ where: { id } });
+        if (result.count !== 1 || !row) throw new Error("the session was ended by another server while it started");
+        return row;
+      },
       this.retry,
     );
   }
@@ -142,12 +188,13 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     id: string,
     pending: { reason: string; exitCode?: number | null; detail?: string | null },
     retry: RetryOptions = this.retry,
+    fence?: Fence,
   ): Promise<boolean> {
     const result = await withDb(
       "end the session",
       () =>
         this.db.studySession.updateMany({
-          where: { id, endedAt: null },
+          where: { ...(fence ? fenced(id, fence) : { id }), endedAt: null },
           data: { status: "ending", endReason: pending.reason, exitCode: pending.exitCode ?? null, endDetail: pending.detail ?? null },
         }),
       retry,
@@ -181,7 +228,14 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
             where: {
               id: row.id,
               endedAt: null,
-              ...(owner ? { ownerInstance: owner.ownerInstance, ownerPid: owner.ownerPid, muxSession: owner.muxSession } : {}),
+              ...(owner
+                ? {
+                    ownerInstance: owner.ownerInstance,
+                    ownerPid: owner.ownerPid,
+                    muxSession: owner.muxSession,
+                    ownerGeneration: owner.ownerGeneration,
+                  }
+                : {}),
             },
             data: {
               status: "ended",
@@ -190,6 +244,7 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
               exitCode: write.exitCode ?? null,
               endDetail: write.detail ?? null,
               liveSlot: null,
+              ...(write.takeover ? { ownerGeneration: { increment: 1 } } : {}),
               summary: JSON.stringify(summary),
               ...(write.lastLines && write.lastLines.length > 0 ? { endOutput: JSON.stringify(write.lastLines) } : {}),
               ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
@@ -202,12 +257,46 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     );
   }
 
-  /** Refreshes the heartbeat; false when the row was ended (or taken) by someone else. */
-  async heartbeat(id: string, instanceId: string, at: Date): Promise<boolean> {
-    const result = await withDb(
+  /**
+   * Renews this server's lease on a row: heartbeat_at becomes the database's now. False when the row
+   * was ended or taken over by someone else (the fence no longer matches).
+   */
+  async heartbeat(id: string, fence: Fence): Promise<boolean> {
+    return withDb(
       "refresh the heartbeat",
-      () => this.db.studySession.updateMany({ where: { id, endedAt: null, ownerInstance: instanceId }, data: { heartbeatAt: at } }),
+      async () => {
+        if (this.provider === "postgresql") {
+          // One statement, stamped by the database's clock: no host's clock enters a lease.
+          const count = await this.db.$executeRawUnsafe(
+            `UPDATE "study_sessions" SET "heartbeat_at" = (now() AT TIME ZONE 'UTC')::timestamp(3)
+              WHERE "id" = $1 AND "owner_instance" = $2 AND "owner_generation" = $3 AND "ended_at" IS NULL`,
+            id,
+            fence.instanceId,
+            fence.generation,
+          );
+          return count === 1;
+        }
+        const result = await this.db.studySession.updateMany({
+          where: { ...fenced(id, fence), endedAt: null },
+          data: { heartbeatAt: new Date() },
+        });
+        return result.count === 1;
+      },
       { deadlineMs: 0 },
+    );
+  }
+
+  /**
+   * End pressed on a host that does not run the session: written to the row for its owner, which
+   * sees it on its next beat and ends the session as if End was pressed there. False when the row
+   * is already ended.
+   */
+  async requestEnd(id: string, by: string): Promise<boolean> {
+    const at = await this.dbNow();
+    const result = await withDb(
+      "ask for the session to end",
+      () => this.db.studySession.updateMany({ where: { id, endedAt: null }, data: { endRequestedAt: at, endRequestedBy: by } }),
+      this.retry,
     );
     return result.count === 1;
   }
@@ -222,12 +311,17 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     return result.count === 1;
   }
 
-  async checkpoint(id: string, transcript: string, at: Date): Promise<void> {
-    await withDb(
+  /**
+   * Saves a transcript. With a fence (a server's own row) only while the row is still this server's
+   * generation: after a takeover by another host, the old owner writes nothing over its end.
+   */
+  async checkpoint(id: string, transcript: string, at: Date, fence?: Fence): Promise<boolean> {
+    const result = await withDb(
       "save the transcript",
-      () => this.db.studySession.update({ where: { id }, data: { transcript, transcriptAt: at } }),
+      () => this.db.studySession.updateMany({ where: fence ? fenced(id, fence) : { id }, data: { transcript, transcriptAt: at } }),
       this.retry,
     );
+    return result.count === 1;
   }
 
   // ---- the study loop's writes (ports.ts) --------------------------------------------------------

@@ -141,7 +141,7 @@ export function verdictNotice(verdict: Verdict, view: SessionView): string | nul
       if (verdict.via === "tmux") {
         return `It runs in tmux (session ${verdict.muxSession ?? "unnamed"}): open it in the browser here, or reattach in a terminal with \`studyloop study --resume\`.`;
       }
-      return `It is live on another StudyLoop server (${verdict.ownerUrl ?? verdict.ownerHost ?? "unknown address"}${verdict.ownerPid ? `, pid ${verdict.ownerPid}` : ""}): open it there, or end it here.`;
+      return `It is live on ${verdict.ownerHost ?? "another StudyLoop server"} (${verdict.ownerUrl ?? "address unknown"}): open it there, or end it here.`;
     case "unknown":
       return `StudyLoop cannot tell whether the server running "${view.topic}" is still up (${verdict.error}), so it is treated as live. You can end it here.`;
     case "starting":

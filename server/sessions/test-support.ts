@@ -143,6 +143,22 @@ function writeTestConfig(dir: string): void {
   );
 }
 
+/**
+ * Another "host" on the same database as `core` (or on `db`, e.g. PostgreSQL through a proxy the
+ * test can cut): its own data directory, instance and STUDYLOOP_HOST_ID. Closing it only stops it.
+ */
+export function makeHostCore(
+  core: Pick<TestCore, "db" | "reads">,
+  hostId: string,
+  env: Record<string, string> = {},
+  db: Db = core.db,
+  close: () => Promise<void> = async () => undefined,
+): TestCore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-host-"));
+  writeTestConfig(dir);
+  return coreOn({ dir, file: "", db, reads: db === core.db ? core.reads : null, env: { ...env, STUDYLOOP_HOST_ID: hostId }, close });
+}
+
 function coreOn(options: {
   dir: string;
   file: string;
@@ -163,7 +179,8 @@ function coreOn(options: {
     dataDir: dir,
     settings,
     agents: new AgentRegistry(dir, { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv),
-    ownerUrl: "http://127.0.0.1:0",
+    ownerUrl: env.STUDYLOOP_HOST_ID ? `http://${env.STUDYLOOP_HOST_ID}.test:4000` : "http://127.0.0.1:0",
+    ...(env.STUDYLOOP_HOST_ID ? { hostId: env.STUDYLOOP_HOST_ID } : {}),
     log: (line) => log.push(line),
     now: () => new Date(Date.now() + offset),
     transports: async (launch) => {

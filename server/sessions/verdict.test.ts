@@ -16,7 +16,7 @@ const LEASE_MS = 30_000;
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const STARTED = ago(3_600_000);
 
-const SELF = { instanceId: "inst-self", host: "laptop", bootId: "boot-1" };
+const SELF = { instanceId: "inst-self", host: "laptop", hostId: "host-laptop", bootId: "boot-1" };
 
 /** A live pty row owned by another server process on this host and boot. */
 function row(over: Partial<StoredOwnership> = {}): StoredOwnership {
@@ -26,6 +26,7 @@ function row(over: Partial<StoredOwnership> = {}): StoredOwnership {
     startedAt: STARTED,
     ownerInstance: "inst-other",
     ownerHost: "laptop",
+    ownerHostId: "host-laptop",
     ownerBootId: "boot-1",
     ownerPid: 4242,
     ownerPidStartTime: "1000",
@@ -51,7 +52,8 @@ function facts(over: Partial<OwnerFacts> = {}): OwnerFacts {
 
 const tmuxRow = (over: Partial<StoredOwnership> = {}) =>
   row({ transport: "tmux", ownerInstance: "cli-1", ownerPid: 777, muxSession: "study-abc", ...over });
-const otherHost = (over: Partial<StoredOwnership> = {}) => row({ ownerHost: "desktop", ownerBootId: "boot-9", ...over });
+const otherHost = (over: Partial<StoredOwnership> = {}) =>
+  row({ ownerHost: "desktop", ownerHostId: "host-desktop", ownerBootId: "boot-9", ...over });
 
 const hit = new Set<RuleName>();
 function expectVerdict(v: Verdict, kind: Verdict["kind"], rule: RuleName): void {
@@ -237,6 +239,55 @@ describe("judgeSession: edge cases", () => {
   it("this server's registry holding an id the row says another owner has is not live here", () => {
     const v = judgeSession(otherHost({ heartbeatAt: ago(LEASE_MS + 1) }), facts({ inRegistry: true, reserving: true }));
     expectVerdict(v, "orphaned", "pty/acp, other host: heartbeat older than the lease");
+  });
+
+  describe("the host id decides what is the same host, not the hostname", () => {
+    // Two servers on one machine with their own data directories (or STUDYLOOP_HOST_ID), sharing a database.
+    const sibling = (over: Partial<StoredOwnership> = {}) => row({ ownerHostId: "host-sibling", ...over });
+
+    it("same hostname and boot, another host id, fresh lease: live elsewhere by the lease, its pid not probed", () => {
+      const v = judgeSession(sibling({ heartbeatAt: ago(LEASE_MS) }), facts({ pid: { state: "not-probed" } }));
+      expectVerdict(v, "live-elsewhere", "pty/acp, other host: heartbeat within the lease");
+      expect(planFacts(sibling(), SELF)).toEqual({ pid: null, tmux: null });
+    });
+
+    it("same hostname, another host id, lapsed lease: orphaned at its last heartbeat even though a process has its pid", () => {
+      const v = judgeSession(sibling({ heartbeatAt: ago(LEASE_MS + 1) }), facts({ pid: { state: "alive", startTime: "1000" } }));
+      expectVerdict(v, "orphaned", "pty/acp, other host: heartbeat older than the lease");
+      expect(v).toMatchObject({ endReason: "server-stopped", endedAt: ago(LEASE_MS + 1) });
+    });
+
+    it("same host id under a new hostname (the machine was renamed): judged by its pid, not by the lease", () => {
+      const renamed = row({ ownerHost: "old-name", heartbeatAt: ago(10 * LEASE_MS) });
+      expect(planFacts(renamed, SELF)).toEqual({ pid: 4242, tmux: null });
+      expectVerdict(
+        judgeSession(renamed, facts()),
+        "live-elsewhere",
+        "pty/acp, same host, same boot: pid alive, not a zombie, same start time",
+      );
+    });
+
+    it("a row written before host ids: the hostname decides, as before", () => {
+      const old = row({ ownerHostId: null });
+      expect(planFacts(old, SELF)).toEqual({ pid: 4242, tmux: null });
+      const away = otherHost({ ownerHostId: null, heartbeatAt: ago(LEASE_MS + 1) });
+      expectVerdict(
+        judgeSession(away, facts({ pid: { state: "not-probed" } })),
+        "orphaned",
+        "pty/acp, other host: heartbeat older than the lease",
+      );
+    });
+
+    it("the database's clock is the reference: a heartbeat the database wrote 1 ms past the lease is stale whatever the reader's clock", () => {
+      // facts.now is the database's now (session-store.ts dbNow), not the reader's local clock.
+      const v = judgeSession(sibling({ heartbeatAt: ago(LEASE_MS + 1) }), facts());
+      expectVerdict(v, "orphaned", "pty/acp, other host: heartbeat older than the lease");
+      expectVerdict(
+        judgeSession(sibling({ heartbeatAt: ago(LEASE_MS) }), facts()),
+        "live-elsewhere",
+        "pty/acp, other host: heartbeat within the lease",
+      );
+    });
   });
 
   it("every rule is exercised by a case above", () => {

@@ -10,6 +10,8 @@ export interface StoredOwnership {
   startedAt: Date;
   ownerInstance: string | null;
   ownerHost: string | null;
+  /** The owner's stable host id; null on rows written before host ids (judged by hostname then). */
+  ownerHostId: string | null;
   ownerBootId: string | null;
   ownerPid: number | null;
   ownerPidStartTime: string | null;
@@ -20,7 +22,10 @@ export interface StoredOwnership {
 
 export interface SelfIdentity {
   instanceId: string;
+  /** The hostname, for display and for rows written before host ids. */
   host: string;
+  /** The stable host id (host-id.ts): two servers with different ids are different hosts. */
+  hostId: string;
   bootId: string | null;
 }
 
@@ -35,6 +40,7 @@ export type TmuxFacts = "present" | "absent" | "unknown" | "not-probed";
 
 export interface OwnerFacts {
   self: SelfIdentity;
+  /** The database's clock (the reference every host's heartbeat is written with). */
   now: Date;
   leaseMs: number;
   /** This server's live registry has the session. */
@@ -88,7 +94,8 @@ interface Identity {
 
 function identify(row: StoredOwnership, self: SelfIdentity): Identity {
   const serverOwned = row.transport !== "tmux";
-  const sameHost = row.ownerHost === self.host;
+  // The host id decides; an older row without one falls back to the hostname it recorded.
+  const sameHost = row.ownerHostId !== null ? row.ownerHostId === self.hostId : row.ownerHost === self.host;
   const boot = row.ownerBootId === null || self.bootId === null ? "unknown" : row.ownerBootId === self.bootId ? "same" : "different";
   const thisBoot = serverOwned && sameHost && boot !== "different";
   return {
