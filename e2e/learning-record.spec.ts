@@ -54,9 +54,19 @@ test.beforeAll(async ({ request }) => {
   await new Promise((r) => setTimeout(r, 600));
   viewer.socket.close();
   expect((await request.post(`${server.url}/api/session/end`)).status()).toBe(200);
-  const hits = (await (await request.get(`${server.url}/api/search?q=aardwolf-42`)).json()).hits as { kind: string; href: string }[];
-  const hit = hits.find((h) => h.kind === "transcript");
-  expect(hit?.href).toMatch(new RegExp(`^/sessions/${id}\\?t=`));
+  // The recording's last stretch is indexed after End has answered (learning-record.ts: on "ended"),
+  // so a busy machine may need a moment before the search has it.
+  let hit: { kind: string; href: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const hits = (await (await request.get(`${server.url}/api/search?q=aardwolf-42`)).json()).hits as { kind: string; href: string }[];
+        hit = hits.find((h) => h.kind === "transcript");
+        return hit?.href;
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(new RegExp(`^/sessions/${id}\\?t=`));
   wordAt = Number(new URL(hit!.href, server.url).searchParams.get("t"));
 });
 
