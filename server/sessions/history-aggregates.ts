@@ -8,6 +8,7 @@ import type { Statement } from "better-sqlite3";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { Prisma } from "../db/generated/client.ts";
 import { withDb } from "../db/db-faults.ts";
+import { providerOf } from "../db/provider-of.ts";
 import { focusByDay, type TopicCount } from "../study/stats.ts";
 import { readTimer, timerStateOf, type TimerRow } from "../../common/study/timer.ts";
 import type { SessionReads } from "./session-reads.ts";
@@ -102,7 +103,6 @@ const AGGREGATES_LOCK = 2026120301;
 export class HistoryAggregateStore {
   private building: Promise<void> | null = null;
   private readonly aggregates: AggregateReads;
-  /** PostgreSQL when there is no SQLite read connection. */
   private readonly postgres: boolean;
 
   constructor(
@@ -114,7 +114,7 @@ export class HistoryAggregateStore {
     private readonly timeZone: () => string = currentTimeZone,
   ) {
     this.aggregates = reads ? new SqliteAggregateReads(reads) : new PrismaAggregateReads(db);
-    this.postgres = reads === null;
+    this.postgres = providerOf(db) === "postgresql";
   }
 
   /** Builds the day totals when they never were (or the time zone changed since); one build at a time. */

@@ -51,8 +51,6 @@ export interface SessionServiceDeps {
   readonly now?: () => Date;
   /** This server's host id (host-id.ts); read from the data directory when not given. */
   readonly hostId?: string;
-  /** The database behind db: its clock is the leases' reference (server/db/storage.ts). */
-  readonly provider?: "sqlite" | "postgresql";
 }
 
 /** How far back "Continue" follows a chain of continued sessions to find their folder. */
@@ -75,7 +73,7 @@ export class SessionService implements SessionReader {
     this.events = deps.events ?? new SessionEvents();
     // SessionStore reads through Prisma when there is no SQLite read connection (issue 21, session-reads.ts).
     // Without a SQLite read connection the database is PostgreSQL (storage.ts).
-    this.store = new SessionStore(deps.db, deps.reads as ReadConnection, {}, deps.provider ?? (deps.reads ? "sqlite" : "postgresql"));
+    this.store = new SessionStore(deps.db, deps.reads);
     this.ctx = makeContext({ ...deps, store: this.store, events: this.events });
     let viewers: Viewers | undefined;
     this.reconciler = new Reconciler(this.ctx, (id) => viewers?.closeTmuxViewer(id));

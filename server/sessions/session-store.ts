@@ -7,6 +7,8 @@ import { Prisma } from "../db/generated/client.ts";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
 import { withDb, type RetryOptions } from "../db/db-faults.ts";
+import type { Provider } from "../db/database-target.ts";
+import { providerOf } from "../db/provider-of.ts";
 import { buildSummary } from "../study/summary.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
@@ -26,9 +28,6 @@ export const LIVE_SLOT = 1;
 
 /** A claimed row's owner generation; each takeover by another host (ending it for its owner) adds one. */
 export const FIRST_GENERATION = 1;
-
-/** Which database the store speaks to: the clock and the raw SQL differ (server/db/storage.ts). */
-export type StoreProvider = "sqlite" | "postgresql";
 
 /**
  * A row without its transcript: what every state read needs. The transcript of a long session is
@@ -67,6 +66,7 @@ export interface Fence {
 const fenced = (id: string, fence: Fence) => ({ id, ownerInstance: fence.instanceId, ownerGeneration: fence.generation });
 
 export class SessionStore implements AcpEventLog, StudySessionWrites {
+  private readonly provider: Provider;
   /** The reads every state read and the history list make (session-reads.ts: SQLite or PostgreSQL). */
   private readonly reads: SessionReads;
   /** The charts' aggregates: this store keeps the focus per day as it ends sessions. */
@@ -78,8 +78,9 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     reads: ReadConnection | null,
     /** Retry options for every write (tests pass a short deadline). */
     private readonly retry: RetryOptions = {},
-    private readonly provider: StoreProvider = "sqlite",
   ) {
+    // The clock and a few raw statements differ: known from the client itself, as every store does.
+    this.provider = providerOf(db);
     this.reads = sessionReads(db, reads);
     this.aggregates = new HistoryAggregateStore(db, reads, this.reads);
   }
