@@ -8,10 +8,9 @@ import { recorderRunning } from "../recording/recorder-lock.ts";
 import { SessionStore } from "../sessions/session-store.ts";
 import { agentEnvironment } from "../security/agent-env.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
-import { capturePane, panePiped, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
+import { capturePane, paneId, panePiped, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand } from "./options.ts";
-import type { ReadConnection } from "../db/client.ts";
 import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
 import { warn } from "./output.ts";
 
@@ -34,7 +33,7 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   const id = parsed.options.session as string | undefined;
   if (!id) throw new UsageError("--session is required.");
   const data = await openLocalData(parsed.options["data-dir"] as string | undefined, parsed.options.database as string | undefined);
-  const store = new SessionStore(data.db, data.reads as ReadConnection);
+  const store = new SessionStore(data.db, data.reads);
   const row = await store.byId(id);
   const agent = row ? data.agents.find(row.agent) : undefined;
   if (!row || row.endedAt || !agent) {
@@ -96,6 +95,9 @@ export async function runTmuxRun(argv: readonly string[]): Promise<number> {
   });
   clearInterval(heartbeat);
   clearInterval(checkpoint);
+  // tmux killed outright hangs up the agent and us at once, and the agent's exit can come first:
+  // a pane tmux no longer knows (our pane lives as long as we run) means tmux went, not the agent.
+  if (!tmuxClosed && pane && paneId(pane, tmux) === null) tmuxClosed = true;
   const transcript = tmuxClosed || !pane ? null : capturePane(pane, tmux);
   const fresh = await store.byId(id);
   if (fresh && !fresh.endedAt) {
