@@ -250,11 +250,10 @@ test.describe("notifications", () => {
     const question = await sent("waiting-input", 2);
     expect(question.to).toHaveLength(3);
 
-    expect((await shown(page)).map((s) => s.title)).toEqual([
-      "Time for a break",
-      "The tutor is waiting for your answer",
-      "The tutor is waiting for your answer",
-    ]);
+    // The page's copy travels over its socket without an answer: it may show a moment after the log says sent.
+    await expect
+      .poll(async () => (await shown(page)).map((s) => s.title))
+      .toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
     await expect
       .poll(() => pushes().map((p) => p.notice?.title))
       .toEqual(["Time for a break", "The tutor is waiting for your answer", "The tutor is waiting for your answer"]);
@@ -322,9 +321,11 @@ test.describe("notifications", () => {
     const asked = await sent("permission");
     expect(asked.title).toBe("The tutor asks for your permission");
     expect(asked.to.map((d) => d.alert).sort()).toEqual(["ntfy", "push", "system"]);
-    expect((await shown(page)).slice(shownBefore)).toEqual([
-      { title: "The tutor asks for your permission", tag: expect.stringContaining("permission"), link: `/study#notice=${asked.id}` },
-    ]);
+    await expect
+      .poll(async () => (await shown(page)).slice(shownBefore))
+      .toEqual([
+        { title: "The tutor asks for your permission", tag: expect.stringContaining("permission"), link: `/study#notice=${asked.id}` },
+      ]);
     await expect.poll(() => push.received.length).toBe(pushesBefore + 1);
     expect(pushes().at(-1)).toEqual({
       type: "show",
