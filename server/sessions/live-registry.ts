@@ -29,7 +29,7 @@ export interface LiveSession {
   readonly generation: number;
   /**
    * When the last lease renewal that succeeded was SENT (performance.now(), ms): past a lease from
-   * here another host may end the row, so this server stops the agent before that (session-keeper.ts).
+   * here another host may end the row, so this server stops the agent before that (lease-watch.ts).
    */
   leaseRenewedAt: number;
   /** The row as the keeper last read it (for the page's ended view when the database is gone). */

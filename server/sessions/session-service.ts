@@ -16,7 +16,8 @@ import { SessionStore } from "./session-store.ts";
 import { SessionEvents, type SessionEventMap } from "./session-events.ts";
 import { makeContext, viewContext, type SessionContext } from "./session-context.ts";
 import { Reconciler, type JudgedRow } from "./reconciler.ts";
-import { SessionKeeper, type EndOutcome } from "./session-keeper.ts";
+import { SessionKeeper } from "./session-keeper.ts";
+import { SessionEnder, type EndOutcome } from "./session-ender.ts";
 import { SessionStarter, type StartRequest, type StartResult, type TransportFactory } from "./session-starter.ts";
 import { Viewers } from "./viewers.ts";
 import { SessionError } from "./session-errors.ts";
@@ -29,7 +30,7 @@ import type { TutorBriefing } from "../cards/card-store.ts";
 
 export type { JudgedRow } from "./reconciler.ts";
 export type { StartResult } from "./session-starter.ts";
-export type { EndOutcome } from "./session-keeper.ts";
+export type { EndOutcome } from "./session-ender.ts";
 
 export interface SessionServiceDeps {
   readonly db: Db;
@@ -65,6 +66,7 @@ export class SessionService implements SessionReader {
   }
   private readonly ctx: SessionContext;
   private readonly reconciler: Reconciler;
+  private readonly ender: SessionEnder;
   private readonly keeper: SessionKeeper;
   private readonly starter: SessionStarter;
   private readonly viewers: Viewers;
@@ -78,7 +80,8 @@ export class SessionService implements SessionReader {
     let viewers: Viewers | undefined;
     this.reconciler = new Reconciler(this.ctx, (id) => viewers?.closeTmuxViewer(id));
     this.viewers = viewers = new Viewers(this.ctx, this.reconciler);
-    this.keeper = new SessionKeeper(this.ctx, this.reconciler, (id) => this.viewers.closeTmuxViewer(id));
+    this.ender = new SessionEnder(this.ctx, this.reconciler, (id) => this.viewers.closeTmuxViewer(id));
+    this.keeper = new SessionKeeper(this.ctx, this.ender);
     const transports: TransportFactory =
       deps.transports ??
       ((launch) =>
@@ -88,7 +91,7 @@ export class SessionService implements SessionReader {
           acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000,
           log: deps.log,
         }));
-    this.starter = new SessionStarter(this.ctx, this.reconciler, this.keeper, transports);
+    this.starter = new SessionStarter(this.ctx, this.reconciler, this.ender, transports);
   }
 
   get instanceId(): string {
@@ -195,7 +198,7 @@ export class SessionService implements SessionReader {
 
   /** Ends the open session here, or asks the server that runs it (endingOn names it). */
   end(reason: "ended-by-learner" = "ended-by-learner"): Promise<EndOutcome> {
-    return this.keeper.end(reason);
+    return this.ender.end(reason);
   }
 
   // ---- viewers -----------------------------------------------------------------------------------
@@ -245,7 +248,7 @@ export class SessionService implements SessionReader {
 
   /** Resolves when no end is in flight (tests). */
   settle(): Promise<void> {
-    return this.keeper.settle();
+    return this.ender.settle();
   }
 
   /** One keeper pass now (tests). */

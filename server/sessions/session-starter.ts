@@ -23,7 +23,7 @@ import { clockTime } from "./end-reasons.ts";
 import { sessionFolder, viewContext, viewOf, type SessionContext } from "./session-context.ts";
 import type { JudgedRow, Reconciler } from "./reconciler.ts";
 import { FIRST_GENERATION } from "./session-store.ts";
-import type { SessionKeeper } from "./session-keeper.ts";
+import type { SessionEnder } from "./session-ender.ts";
 
 /** What a start asks for: the HTTP body's fields, or the CLI's with transport "tmux". */
 export interface StartRequest {
@@ -85,7 +85,7 @@ export class SessionStarter {
   constructor(
     private readonly ctx: SessionContext,
     private readonly reconciler: Reconciler,
-    private readonly keeper: SessionKeeper,
+    private readonly ender: SessionEnder,
     private readonly makeTransport: TransportFactory,
   ) {}
 
@@ -153,7 +153,7 @@ export class SessionStarter {
     ctx.events.emit("agent-launched", id, claim.agent.name, transport);
     transport.onExit(
       ({ exitCode, detail }) =>
-        void this.keeper
+        void this.ender
           .endLive(live, { reason: "agent-exited", exitCode, ...(detail ? { detail } : {}), force: true })
           .catch((e: unknown) => ctx.log(`Session ${id}: ${String(e)} (the keeper retries)`)),
     );
@@ -173,7 +173,7 @@ export class SessionStarter {
       };
     } catch (error) {
       // The agent runs but its row cannot say so: stop it rather than leave an agent without a live row.
-      await this.keeper
+      await this.ender
         .endLive(live, { reason: "startup-failed", detail: "the database refused the start", force: true }, { deadlineMs: 0 })
         .catch(() => undefined);
       throw error;
@@ -260,7 +260,7 @@ export class SessionStarter {
     const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;
 
     // An end a database fault interrupted is finished first (or this start is refused with it).
-    await this.keeper.finishPending();
+    await this.ender.finishPending();
     const holder = (await this.reconciler.reconcileOpen()).find((j) => isLiveish(j.verdict));
     if (holder) throw this.alreadyActive(holder);
 
