@@ -18,7 +18,8 @@ import { makeContext, viewContext, type SessionContext } from "./session-context
 import { Reconciler, type JudgedRow } from "./reconciler.ts";
 import { SessionKeeper } from "./session-keeper.ts";
 import { SessionEnder, type EndOutcome } from "./session-ender.ts";
-import { SessionStarter, type StartRequest, type StartResult, type TransportFactory } from "./session-starter.ts";
+import { SessionStarter } from "./session-starter.ts";
+import type { StartRequest, StartResult, TransportFactory } from "./start-request.ts";
 import { Viewers } from "./viewers.ts";
 import { SessionError } from "./session-errors.ts";
 import { isContinuable } from "./end-reasons.ts";
@@ -29,7 +30,7 @@ import type { HistoryAggregates } from "./history-aggregates.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 
 export type { JudgedRow } from "./reconciler.ts";
-export type { StartResult } from "./session-starter.ts";
+export type { StartResult } from "./start-request.ts";
 export type { EndOutcome } from "./session-ender.ts";
 
 export interface SessionServiceDeps {

@@ -12,55 +12,20 @@ import { agentEnvironment } from "../security/agent-env.ts";
 import { AcpFailure } from "../transports/acp/acp-failure.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
-import { focusPlanFor, type FocusPlan, type FocusPlanKind } from "../../common/study/focus-plan.ts";
+import { focusPlanFor, type FocusPlan } from "../../common/study/focus-plan.ts";
 import type { LiveTransport } from "../transports/live-transport.ts";
 import { newSession, tmuxSessionName, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { LiveSession } from "./live-registry.ts";
 import { isLiveish } from "./verdict.ts";
-import { verdictNotice, type AttachInfo, type SessionView } from "./session-view.ts";
+import type { SessionView } from "./session-view.ts";
 import { SessionError } from "./session-errors.ts";
-import { clockTime } from "./end-reasons.ts";
-import { sessionFolder, viewContext, viewOf, type SessionContext } from "./session-context.ts";
-import type { JudgedRow, Reconciler } from "./reconciler.ts";
+import { agentProgram } from "./agent-program.ts";
+import { alreadyActive } from "./already-active.ts";
+import { sessionFolder, viewOf, type SessionContext } from "./session-context.ts";
+import type { Reconciler } from "./reconciler.ts";
 import { FIRST_GENERATION } from "./session-store.ts";
 import type { SessionEnder } from "./session-ender.ts";
-
-/** What a start asks for: the HTTP body's fields, or the CLI's with transport "tmux". */
-export interface StartRequest {
-  readonly topic: string;
-  readonly energy: number;
-  readonly agent: string;
-  readonly transport: "pty" | "acp" | "tmux";
-  readonly focusPlan: FocusPlanKind;
-}
-
-/** "Continue this session": the previous session, whose folder and conversation are taken up. */
-export interface Continuation {
-  readonly fromId: string;
-  /** The folder the agent ran in (the first session of the chain's id). */
-  readonly folderId: string;
-  /** The agent's own conversation id (ACP session/load), when it gave one. */
-  readonly agentSessionId: string | null;
-}
-
-/** What the starter needs to run an agent: the launch, and how the transport is made. */
-export interface Launch {
-  readonly sessionId: string;
-  readonly agent: AgentDefinition;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Record<string, string>;
-  readonly transport: "pty" | "acp";
-  readonly resume: { readonly agentSessionId: string | null } | null;
-}
-
-export type TransportFactory = (launch: Launch) => Promise<LiveTransport>;
-
-export interface StartResult {
-  readonly session: SessionView;
-  readonly attach: AttachInfo;
-}
+import type { Continuation, StartRequest, StartResult, TransportFactory } from "./start-request.ts";
 
 /** Who will own the claimed row (a server process, or tmux for CLI sessions). */
 interface ClaimOwner {
@@ -237,32 +202,12 @@ export class SessionStarter {
    */
   private async claim(id: string, input: StartRequest, continuation: Continuation | null, owner: ClaimOwner): Promise<Claim> {
     const { ctx } = this;
-    const agent = ctx.agents.find(input.agent);
-    if (!agent) {
-      const names = ctx.agents
-        .definitions()
-        .map((a) => a.name)
-        .join(", ");
-      throw new SessionError("agent-unknown", `There is no agent called "${input.agent}". Choose one of: ${names}.`, { field: "agent" });
-    }
-    const program = input.transport === "acp" ? agent.acp : { command: agent.command, args: agent.args };
-    if (!program) {
-      throw new SessionError("no-acp", `${agent.label} does not speak the Agent Client Protocol here: choose the terminal (pty) for it.`, {
-        field: "transport",
-      });
-    }
-    const command = ctx.agents.resolveExecutable(program.command);
-    if (!command) {
-      const installHint = input.transport === "acp" ? (agent.acpInstallHint ?? agent.installHint) : agent.installHint;
-      throw new SessionError("agent-missing", ctx.agents.whyNotRunnable(agent.label, program.command, installHint), { installHint });
-    }
-    // A terminal agent continues its last conversation in the folder with its resume arguments.
-    const args = continuation && input.transport !== "acp" && agent.resumeArgs ? agent.resumeArgs : program.args;
+    const { agent, command, args } = agentProgram(ctx.agents, input, continuation !== null);
 
     // An end a database fault interrupted is finished first (or this start is refused with it).
     await this.ender.finishPending();
     const holder = (await this.reconciler.reconcileOpen()).find((j) => isLiveish(j.verdict));
-    if (holder) throw this.alreadyActive(holder);
+    if (holder) throw alreadyActive(ctx, holder);
 
     const token = newSecret();
     const plan = focusPlanFor(input.focusPlan, input.energy);
@@ -301,7 +246,7 @@ export class SessionStarter {
       ctx.registry.release(id);
       // Another start claimed the slot between our read and our write: the database said no.
       const again = (await this.reconciler.reconcileOpen()).find((j) => isLiveish(j.verdict));
-      if (again) throw this.alreadyActive(again);
+      if (again) throw alreadyActive(ctx, again);
       throw new SessionError("already-active", "Another study session was starting at the same moment. Reload to see it.");
     }
     ctx.events.emit("changed");
@@ -333,26 +278,6 @@ export class SessionStarter {
         focusMinutes: claim.plan.focusMinutes,
         review,
       });
-  }
-
-  private alreadyActive(holder: JudgedRow): SessionError {
-    const { ctx } = this;
-    const view = viewOf(ctx, holder.row);
-    const here = holder.verdict.kind === "live-here" || holder.verdict.kind === "starting";
-    const where =
-      view.status === "ending"
-        ? "It is being ended: try again in a moment."
-        : here
-          ? "It runs on this server: open the Study page to rejoin it."
-          : (verdictNotice(holder.verdict, view) ?? "");
-    return new SessionError(
-      "already-active",
-      `A study session is already active: "${view.topic}" with ${viewContext(ctx).agentLabel(view.agent)} since ${clockTime(new Date(view.startedAt))}. ${where} End it first to start a new one.`.replace(
-        "  ",
-        " ",
-      ),
-      { session: view, canReattach: holder.verdict.kind === "live-here", verdict: holder.verdict.kind, ownerUrl: holder.row.ownerUrl },
-    );
   }
 }
 

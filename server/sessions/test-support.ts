@@ -14,7 +14,7 @@ import { AgentRegistry } from "../agents/agent-registry.ts";
 import type { LiveTransport, TransportExit } from "../transports/live-transport.ts";
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
 import { SessionService } from "./session-service.ts";
-import type { Launch } from "./session-starter.ts";
+import type { Launch } from "./start-request.ts";
 
 export class FakeTransport implements LiveTransport {
   readonly name: string;
