@@ -41,5 +41,7 @@ export async function askForNotifications(): Promise<boolean> {
  * per device and none while the learner is looking; a second one from here would double it.
  */
 export function alertBreak(_n: number, _message: string): void {
+  // Chromium refuses (and logs an error for) a vibration before the learner has touched the page.
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   navigator.vibrate?.([200, 100, 200]);
 }
