@@ -2,6 +2,8 @@
 import { test, expect } from "@playwright/test";
 import { startServer, makeDataDir, type StartedServer } from "./support/server";
 import { connect, Viewer } from "./support/socket";
+import type { PackedReplayFrame, TerminalFrameView } from "../server/realtime/events";
+import { unpackReplay } from "../common/terminal/replay-unpack";
 import { sessionRow } from "./support/db";
 
 const start = { topic: "lifecycle", energy: 5, agent: "tutor", transport: "pty" };
@@ -25,7 +27,8 @@ test.describe("sockets", () => {
     try {
       expect((await a.attach()).ok).toBe(true);
       expect((await b.attach()).ok).toBe(true);
-      expect(a.frames[0]?.type).toBe("replay");
+      // The attach is acknowledged at once; its replay follows.
+      await expect.poll(() => a.frames[0]?.type).toBe("replay");
       a.input("from a\r");
       await b.waitFor("you said: from a");
       b.input("from b\r");
@@ -60,6 +63,49 @@ test.describe("sockets", () => {
     expect(seqs).toEqual(seqs.map((_, i) => seen + 1 + i));
     watcher.socket.close();
     back.socket.close();
+  });
+
+  test("typing sent right behind the attach request reaches the agent; a page's replay comes packed, after the ack", async ({
+    request,
+  }) => {
+    const id = (await (await request.post(`${server.url}/api/session/start`, { data: start })).json()).session.id as string;
+    const first = new Viewer(await connect(server.url), id);
+    const page = await connect(server.url);
+    try {
+      await first.attach();
+      await first.waitFor("tutor>");
+      first.input("lines 3000\r");
+      await first.waitFor(/line 3000\r?\n/);
+
+      const arrived: string[] = [];
+      const frames: TerminalFrameView[] = [];
+      const refusals: string[] = [];
+      page.on("terminal:frame", (sessionId, frame) => {
+        arrived.push(frame.type);
+        frames.push(frame);
+      });
+      page.on("terminal:error", (_id, message) => refusals.push(message));
+      // Both in the same tick, as a page typing while it attaches sends them: one read on the server.
+      const acked = page.emitWithAck("terminal:attach", { sessionId: id, packed: true }).then((result) => {
+        arrived.push("ack");
+        return result;
+      });
+      page.emit("terminal:input", { sessionId: id, data: "right behind\r" });
+      expect((await acked).ok).toBe(true);
+      await first.waitFor("you said: right behind");
+      await expect.poll(() => arrived.includes("packed-replay")).toBe(true);
+      expect(arrived.slice(0, 2)).toEqual(["ack", "packed-replay"]);
+      expect(refusals).toEqual([]);
+
+      const packed = frames[0] as PackedReplayFrame;
+      const text = Buffer.from(unpackReplay(packed.bytes)).toString("utf8");
+      expect(text).toContain("line 3000");
+      expect(packed.chars).toBe(text.length);
+      expect(packed.bytes.byteLength).toBeLessThan(text.length / 3);
+    } finally {
+      first.socket.close();
+      page.close();
+    }
   });
 
   test("input and resize from a socket that never attached are refused", async ({ request }) => {

@@ -46,6 +46,7 @@ class ReferenceViewer {
       this.term.resize(frame.cols, frame.rows);
       return Promise.resolve();
     }
+    if (frame.type === "packed-replay") throw new Error("This viewer did not ask for packed replays.");
     if (frame.type === "replay") {
       this.term.reset();
       this.term.resize(frame.cols, frame.rows);

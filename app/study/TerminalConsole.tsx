@@ -12,6 +12,7 @@ import "@xterm/xterm/css/xterm.css";
 import type { SessionView } from "@/server/sessions/session-view";
 import type { TerminalFrameView } from "@/server/realtime/events";
 import { FlowControl } from "@/common/terminal/flow-limits";
+import { unpackReplay } from "@/common/terminal/replay-unpack";
 import { studySocket } from "../components/socket";
 import { SessionHeader } from "./SessionHeader";
 import { keepAttached, type AttachStatus } from "./keep-attached";
@@ -85,6 +86,8 @@ export function TerminalConsole({
 
     // Scaled (or scrollable) to this page's width; the cue when the terminal is sized for another screen.
     const showFit = () => {
+      // Attached before its replay arrives: the terminal's size (and so the cue) is not known yet.
+      if (lastSeq === undefined) return;
       const xterm = term.element;
       const screen = element.querySelector<HTMLElement>(".xterm-screen");
       if (!xterm || !screen) return;
@@ -128,13 +131,14 @@ export function TerminalConsole({
 
     const onFrame = (sessionId: string, frame: TerminalFrameView) => {
       if (sessionId !== id || disposed) return;
-      if (frame.type === "replay") {
+      if (frame.type === "replay" || frame.type === "packed-replay") {
         // Restore at the size the snapshot was taken at: the session's size, whatever fits this page.
         term.reset();
         term.resize(frame.cols, frame.rows);
         sizedFor = frame.sizedFor;
-        term.write(frame.data, () => {
-          parsed(frame.data.length);
+        const chars = frame.type === "replay" ? frame.data.length : frame.chars;
+        term.write(frame.type === "replay" ? frame.data : unpackReplay(frame.bytes), () => {
+          parsed(chars);
           showFit();
           setRestored(true);
         });
@@ -157,7 +161,8 @@ export function TerminalConsole({
     socket.on("terminal:error", onTerminalError);
     const release = keepAttached(socket, {
       sessionId: id,
-      request: (ack) => socket.emit("terminal:attach", { sessionId: id, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, ack),
+      request: (ack) =>
+        socket.emit("terminal:attach", { sessionId: id, packed: true, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, ack),
       onAttached: sendSize,
       setStatus,
       setError,

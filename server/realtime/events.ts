@@ -10,8 +10,19 @@ import type { NoticePayload } from "../notify/kinds.ts";
 import type { NotifyHello, PagePresence, ShowOptions } from "../notify/presence.ts";
 import type { Digest } from "../notify/digest.ts";
 
+/**
+ * A `replay` as sent to a page that asked for packed replays (replay-wire.ts): the snapshot's UTF-8,
+ * deflated raw, as a binary attachment. `chars`: the snapshot's length as a string, what the page acks.
+ */
+export type PackedReplayFrame = Omit<Extract<TerminalFrame, { type: "replay" }>, "type" | "data"> & {
+  type: "packed-replay";
+  chars: number;
+  /** A Buffer when sent; an ArrayBuffer in the browser (a Buffer in Node's socket.io client). */
+  bytes: Uint8Array | ArrayBuffer;
+};
+
 /** A numbered piece of terminal output, the one replay that (re)attaching starts with, or a resize. */
-export type TerminalFrameView = TerminalFrame;
+export type TerminalFrameView = TerminalFrame | PackedReplayFrame;
 
 export type Ack<T> = (result: { ok: true; value: T } | { ok: false; status: number; error: string; session?: SessionView }) => void;
 
@@ -19,6 +30,8 @@ export interface AttachRequest {
   readonly sessionId: string;
   /** Last output number this page saw: a short drop resumes from there instead of a full replay. */
   readonly sinceSeq?: number;
+  /** Terminal pages: send the replay packed (a PackedReplayFrame) rather than as a string. */
+  readonly packed?: boolean;
 }
 
 export interface ClientToServerEvents {

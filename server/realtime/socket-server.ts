@@ -6,9 +6,10 @@ import { Server, type ServerOptions, type Socket } from "socket.io";
 import type { Runtime } from "../runtime.ts";
 import { toApiError } from "../api/api-error.ts";
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
-import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
+import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
+import { TerminalOutbox } from "./terminal-outbox.ts";
 import { sendWithinBudget } from "./viewer-budget.ts";
 import { AckSchema, AttachSchema, DetachSchema, FitSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
 
@@ -82,20 +83,32 @@ export function attachRealtime(
       }
     });
 
-    /** One attach path for both views: validate, join the session's room, attach, ack. */
+    /**
+     * One attach path for both views: validate, join the session's room, attach, ack. `attachViewer`
+     * registers the viewer before its first await: input the page sent right behind its attach request
+     * arrives in the same tick and must find it attached, so nothing is awaited before calling it.
+     */
     const attachWith =
-      (attachViewer: (sessionId: string, sinceSeq: number | undefined) => Promise<SessionView>): ClientToServerEvents["terminal:attach"] =>
+      (
+        attachViewer: (request: AttachRequest) => { view: Promise<SessionView>; acked?: () => void; failed?: () => void },
+      ): ClientToServerEvents["terminal:attach"] =>
       async (payload, ack) => {
         if (typeof ack !== "function") return;
         const parsed = AttachSchema.safeParse(payload);
         if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
-        const { sessionId, sinceSeq } = parsed.data;
+        const { sessionId } = parsed.data;
+        let attaching: ReturnType<typeof attachViewer> | undefined;
         try {
-          // Join first: an `ended` broadcast during the replay must reach this viewer too.
-          await socket.join(room(sessionId));
+          // Joined first (at once with the in-memory adapter): an `ended` broadcast during the replay
+          // must reach this viewer too.
+          const joined = socket.join(room(sessionId));
           socket.data.attached.add(sessionId);
-          ack({ ok: true, value: { session: await attachViewer(sessionId, sinceSeq) } });
+          attaching = attachViewer(parsed.data);
+          await joined;
+          ack({ ok: true, value: { session: await attaching.view } });
+          attaching.acked?.();
         } catch (error) {
+          attaching?.failed?.();
           socket.data.attached.delete(sessionId);
           await socket.leave(room(sessionId));
           ack(failure(error, log));
@@ -104,20 +117,24 @@ export function attachRealtime(
 
     socket.on(
       "terminal:attach",
-      attachWith((sessionId, sinceSeq) =>
-        sessions.attachViewer(
-          sessionId,
-          socket.id,
-          (frame) => sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
-          sinceSeq,
-        ),
-      ),
+      attachWith(({ sessionId, sinceSeq, packed }) => {
+        // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
+        const outbox = new TerminalOutbox(
+          (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
+          { packReplays: packed === true, log },
+        );
+        return {
+          view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),
+          acked: () => outbox.release(),
+          failed: () => outbox.close(),
+        };
+      }),
     );
     socket.on(
       "acp:attach",
-      attachWith((sessionId, sinceSeq) =>
-        sessions.attachAcpViewer(sessionId, socket.id, (event) => socket.emit("acp:event", sessionId, event), sinceSeq ?? 0),
-      ),
+      attachWith(({ sessionId, sinceSeq }) => ({
+        view: sessions.attachAcpViewer(sessionId, socket.id, (event) => socket.emit("acp:event", sessionId, event), sinceSeq ?? 0),
+      })),
     );
 
     socket.on("acp:detach", (payload) => {

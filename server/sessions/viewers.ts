@@ -25,7 +25,9 @@ export class Viewers {
   /** A terminal viewer: one replay (or a resume from sinceSeq), then live output. */
   async attachTerminal(sessionId: string, viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<SessionView> {
     if (!this.ctx.registry.has(sessionId)) return this.attachTmux(sessionId, viewerId, send, sinceSeq);
-    const live = await this.liveFor(sessionId);
+    // No await before the viewer is registered: input the page sent right behind its attach request
+    // (handled in the same tick) must find it attached.
+    const live = this.attachableNow(sessionId) ?? (await this.liveFor(sessionId));
     this.addViewer(live, viewerId);
     if (!(await live.transport.attachTerminal(viewerId, send, sinceSeq))) throw this.wrongTransport(live, viewerId);
     return this.markAttached(sessionId);
@@ -122,6 +124,11 @@ export class Viewers {
     entry.viewers.add(viewerId);
     await entry.transport.attachTerminal(viewerId, send, sinceSeq);
     return viewOf(ctx, row);
+  }
+
+  private attachableNow(sessionId: string): LiveSession | undefined {
+    const live = this.ctx.registry.get(sessionId);
+    return live && (live.phase === "live" || live.phase === "starting") ? live : undefined;
   }
 
   private async liveFor(sessionId: string): Promise<LiveSession> {

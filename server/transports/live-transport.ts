@@ -38,7 +38,10 @@ export interface LiveTransport {
   terminal(): TerminalSession | undefined;
   /** The chat, for an ACP transport. */
   chat(): AcpSession | undefined;
-  /** A terminal viewer: one replay (or a resume from sinceSeq), then live output; false for a chat. */
+  /**
+   * A terminal viewer: one replay (or a resume from sinceSeq), then live output; false for a chat.
+   * Resolves once the viewer is registered (its input accepted); the replay may still be on its way.
+   */
   attachTerminal(viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<boolean>;
   /** A chat viewer: stored events after sinceSeq, then each new one; false for a terminal. */
   attachChat(viewerId: string, send: (event: AcpEventRecord) => void, sinceSeq: number): Promise<boolean>;

@@ -55,7 +55,10 @@ export class PtyTransport implements LiveTransport {
   }
 
   async attachTerminal(viewerId: string, send: (frame: TerminalFrame) => void, sinceSeq?: number): Promise<boolean> {
-    await this.session.attach(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
+    // Live from here on (typing reaches the program); the replay follows on `send` without being
+    // waited for. One that fails has detached its viewer and said so in the log (terminal-session.ts).
+    const { replayed } = this.session.attachNow(viewerId, send, sinceSeq === undefined ? undefined : { sinceSeq });
+    replayed.catch(() => undefined);
     return true;
   }
 

@@ -120,6 +120,33 @@ describe("TerminalSession", () => {
     expect(queuedDuringSnapshot).toBeGreaterThan(0);
   });
 
+  it("registers a viewer the moment attachNow returns: its input is taken before its replay is sent", async () => {
+    const session = startTutor();
+    const first = viewer(session, "first");
+    await first.attach();
+    await first.waitFor(PROMPT);
+    session.input("first", "lines 3000\r");
+    await first.waitFor(`line 3000\r\n${PROMPT}`);
+    session.detach("first");
+
+    const page = viewer(session, "page");
+    const { replayed } = session.attachNow(page.id, page.send);
+    expect(session.viewerCount).toBe(1);
+    expect(page.frames).toEqual([]); // the snapshot is still being taken
+    session.input("page", "typed at once\r");
+    await replayed;
+    expect(page.frames[0]?.type).toBe("replay");
+    await page.waitFor("you said: typed at once");
+    expect(gapsAndDuplicates(page.outputSeqs, page.replays[0]!.seq + 1)).toEqual([]);
+  });
+
+  it("rejects attachNow at once on a closed session, registering nobody", () => {
+    const session = startTutor();
+    session.dispose();
+    expect(() => session.attachNow("late", () => undefined)).toThrow(/Could not attach/);
+    expect(session.viewerCount).toBe(0);
+  });
+
   it("resumes from sinceSeq with only the missing chunks, and replays when they are gone", async () => {
     const session = startTutor();
     const laptop = viewer(session, "laptop");

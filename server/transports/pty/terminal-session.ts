@@ -185,6 +185,17 @@ export class TerminalSession {
    * <= its seq, then every later chunk, with no gap and no duplicate. Resolves once the first frame is sent.
    */
   async attach(viewerId: string, send: (msg: TerminalFrame) => void, opts: { sinceSeq?: number } = {}): Promise<void> {
+    await this.attachNow(viewerId, send, opts).replayed;
+  }
+
+  /**
+   * `attach`, split at the moment the viewer is registered: when this returns, its input is accepted
+   * and output is kept for it, so its page can be told it is live without waiting for the replay (a
+   * 10,000-line snapshot). `replayed` settles once the first frame is sent; if the snapshot cannot be
+   * taken, the viewer is detached (it would otherwise hold the program's output back) and it rejects.
+   * Throws at once if the session is closed.
+   */
+  attachNow(viewerId: string, send: (msg: TerminalFrame) => void, opts: { sinceSeq?: number } = {}): { replayed: Promise<void> } {
     if (this.disposed) throw new Error(`Could not attach to the terminal of process ${this.pid}: it has been closed`);
     // Re-attaching replaces the viewer's stream (and its flow count) but keeps what the resize policy knows.
     const previous = this.viewers.get(viewerId);
@@ -208,9 +219,14 @@ export class TerminalSession {
         if (frame.type === "output" ? frame.seq > sinceSeq : frame.seq >= sinceSeq) this.deliver(viewer, frame);
       }
       this.updateFlow();
-      return;
+      return { replayed: Promise.resolve() };
     }
-    await this.sync(viewer);
+    const replayed = this.sync(viewer).catch((error: unknown) => {
+      if (this.viewers.get(viewerId) === viewer) this.detach(viewerId);
+      if (!this.disposed) this.log(`Could not replay the terminal to viewer ${viewerId}, detached it: ${String(error)}`);
+      throw error;
+    });
+    return { replayed };
   }
 
   detach(viewerId: string): void {

@@ -1,0 +1,73 @@
+// A page's terminal frames on their way to its socket. Held until its attach is acknowledged (so the
+// ack, which makes the page live, is not queued behind a 10,000-line replay), then sent in order; a
+// replay for a page that asked for packed replays is deflated off the main thread (replay-wire.ts)
+// and whatever comes after it waits for it. Flow control is unaffected: the session counts a frame
+// when it hands it over, and the page acknowledges what it parsed.
+import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrameView } from "./events.ts";
+import { packReplay } from "./replay-wire.ts";
+
+type Item = TerminalFrameView | Promise<TerminalFrameView>;
+
+export class TerminalOutbox {
+  private readonly queue: Item[] = [];
+  private open = false;
+  private closed = false;
+  private waiting = false;
+
+  constructor(
+    private readonly emit: (frame: TerminalFrameView) => void,
+    private readonly options: { packReplays: boolean; log: (line: string) => void },
+  ) {}
+
+  /** The session's `send`. */
+  readonly push = (frame: TerminalFrame): void => {
+    if (this.closed) return;
+    if (frame.type === "replay" && this.options.packReplays) {
+      // A packing failure (not expected) still delivers the replay, as text.
+      this.queue.push(packReplay(frame).catch(() => frame));
+    } else if (this.open && this.queue.length === 0) {
+      this.emit(frame); // the live path: nothing held, nothing to order behind
+      return;
+    } else {
+      this.queue.push(frame);
+    }
+    this.flush();
+  };
+
+  /** The attach was acknowledged: send what waited, and from now on as it comes. */
+  release(): void {
+    this.open = true;
+    this.flush();
+  }
+
+  /** The attach failed (or the page left): nothing more is sent. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+  }
+
+  private flush(): void {
+    while (this.open && !this.closed && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head instanceof Promise) {
+        if (this.waiting) return;
+        this.waiting = true;
+        void head.then((frame) => {
+          this.waiting = false;
+          if (this.closed) return;
+          this.queue[0] = frame;
+          this.flush();
+        });
+        return;
+      }
+      const frame: TerminalFrameView = head;
+      void this.queue.shift();
+      try {
+        this.emit(frame);
+      } catch (error) {
+        this.options.log(`Could not send a terminal frame: ${String(error)}`);
+      }
+    }
+  }
+}
