@@ -26,11 +26,6 @@ import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 
-// Connect while React hydrates the page (this module is evaluated before that): the attach goes out
-// the moment the console mounts instead of after the socket's own handshake. The page uses the
-// socket anyway (the study loop, notifications).
-if (typeof window !== "undefined") studySocket();
-
 export function TerminalConsole({
   session,
   preview = null,
