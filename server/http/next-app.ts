@@ -31,3 +31,23 @@ export async function prepareNext(options: { dev: boolean; dir: string; hostname
     delete process.env[STANDALONE_CONFIG];
   }
 }
+
+/**
+ * Renders the pages a learner opens first, once, in the background right after start-up: the first
+ * render of a page after start loads and compiles its server code, runs its first queries and fills
+ * Next's caches (measured: seconds cold against tens of ms after), and that should not be the learner's
+ * wait. Only when this machine's own requests need no pairing (served to loopback only); anything that
+ * fails is left to the learner's first request, as before.
+ */
+export function warmPages(url: string, paths: readonly string[] = ["/study", "/"]): Promise<void> {
+  return paths.reduce<Promise<void>>(
+    (previous, page) =>
+      previous.then(() =>
+        fetch(new URL(page, url)).then(
+          (res) => res.arrayBuffer().then(() => undefined),
+          () => undefined,
+        ),
+      ),
+    Promise.resolve(),
+  );
+}

@@ -23,7 +23,7 @@ import { SocketGuard } from "../security/socket-guard.ts";
 import { createNotifications } from "../notify/notifications.ts";
 import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 import { printable } from "../security/safe-text.ts";
-import { prepareNext } from "./next-app.ts";
+import { prepareNext, warmPages } from "./next-app.ts";
 import { ownRoute } from "./own-routes.ts";
 
 export interface ServeOptions {
@@ -192,6 +192,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await storage.close();
         setRuntime(undefined);
       })());
+    if (!options.dev && access.policy.loopbackOnly) void warmPages(url);
     return { url, port, runtime, close };
   } catch (error) {
     server.close();
