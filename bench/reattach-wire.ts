@@ -118,7 +118,9 @@ async function main(): Promise<void> {
       `median of ${RUNS} (${PACKED ? "packed" : "string"} replay): ack ${pick("ack")} ms, replay ${pick("replay")} ms, key echoed ${pick("echo")} ms (NaN: never)`,
     );
   } finally {
+    const exited = new Promise((resolve) => server.child.once("exit", resolve));
     server.child.kill("SIGTERM");
+    await exited;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
