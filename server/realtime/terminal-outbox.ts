@@ -17,7 +17,12 @@ export class TerminalOutbox {
 
   constructor(
     private readonly emit: (frame: TerminalFrameView) => void,
-    private readonly options: { packReplays: boolean; log: (line: string) => void },
+    private readonly options: {
+      packReplays: boolean;
+      log: (line: string) => void;
+      /** How a replay is packed (replay-wire.ts; a test gives its own to decide when packing ends). */
+      pack?: (frame: Extract<TerminalFrame, { type: "replay" }>) => Promise<TerminalFrameView>;
+    },
   ) {}
 
   /** The session's `send`. */
@@ -25,7 +30,7 @@ export class TerminalOutbox {
     if (this.closed) return;
     if (frame.type === "replay" && this.options.packReplays) {
       // A packing failure (not expected) still delivers the replay, as text.
-      this.queue.push(packReplay(frame).catch(() => frame));
+      this.queue.push((this.options.pack ?? packReplay)(frame).catch(() => frame));
     } else if (this.open && this.queue.length === 0) {
       this.emit(frame); // the live path: nothing held, nothing to order behind
       return;
