@@ -15,11 +15,26 @@ const FLOOD_BYTES = Number(process.env.BENCH_FLOOD_MB ?? 20) * 1_000_000;
 const FLAGS = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 /** SERVER_PROFILE=FILE: the server's main thread is profiled during the flood (inspector on 127.0.0.1), into FILE. */
 const PROFILE = process.env.SERVER_PROFILE;
+/** Floods in a row on the same session (BENCH_FLOODS, 1): whether memory grows from flood to flood. */
+const FLOODS = Number(process.env.BENCH_FLOODS ?? 1);
+/** SERVER_MEMORY=1: the main thread's process.memoryUsage() after each flood (through the inspector). */
+const MEMORY = process.env.SERVER_MEMORY === "1";
+/** SERVER_HEAP_SNAPSHOT=PREFIX: a heap snapshot of the main thread after each flood, PREFIX-N.heapsnapshot. */
+const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
+/** BENCH_SETTLE_MS: wait this long after the last flood and measure again (the indexer catching up). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
 
 /** The main thread's CPU profiler, through the inspector the server was started with. */
 async function inspector(
   output: string,
-): Promise<{ start(): Promise<void>; stop(file: string): Promise<void>; memory(): Promise<string>; close(): void }> {
+): Promise<{
+  start(): Promise<void>;
+  stop(file: string): Promise<void>;
+  memory(): Promise<string>;
+  collect(): Promise<void>;
+  snapshot(file: string): Promise<void>;
+  close(): void;
+}> {
   const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
   if (!match) throw new Error("The server did not print its inspector's address");
   const ws = new WebSocket(match[1]!);
@@ -29,8 +44,10 @@ async function inspector(
   });
   let next = 1;
   const pending = new Map<number, (result: unknown) => void>();
+  let chunks: string[] = [];
   ws.onmessage = (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; method?: string; params?: { chunk?: string } };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(message.params!.chunk!);
     if (message.id) pending.get(message.id)?.(message.result);
   };
   const call = (method: string, params: object = {}) =>
@@ -52,6 +69,15 @@ async function inspector(
       const expression = `JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1048576)])))`;
       const result = (await call("Runtime.evaluate", { expression, returnByValue: true })) as { result: { value: string } };
       return result.result.value;
+    },
+    /** After a full garbage collection (HeapProfiler.collectGarbage): what is really kept. */
+    collect: async () => void (await call("HeapProfiler.collectGarbage")),
+    /** A heap snapshot of the main thread, into `file` (load it in Chromium's DevTools, Memory tab). */
+    snapshot: async (file: string) => {
+      chunks = [];
+      await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+      fs.writeFileSync(file, chunks.join(""));
+      chunks = [];
     },
     close: () => ws.close(),
   };
@@ -91,7 +117,7 @@ async function main(): Promise<void> {
     process.execPath,
     [
       ...FLAGS,
-      ...(PROFILE ? ["--inspect=127.0.0.1:0"] : []),
+      ...(PROFILE || MEMORY || SNAPSHOT ? ["--inspect=127.0.0.1:0"] : []),
       path.join(ROOT, "bin", "studyloop.js"),
       "web",
       "--port",
@@ -143,34 +169,45 @@ async function main(): Promise<void> {
     socket.emit("terminal:fit", { sessionId });
     await sleep(2_000);
     const rssLive = rssBytes(pid)!;
-    const profiler = PROFILE ? await inspector(server.output()) : undefined;
-    const memoryBefore = await profiler?.memory();
-    await profiler?.start();
-    const cpuBefore = threadCpu(pid);
-    let peak = rssLive;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid) ?? 0)), 50);
-    const t0 = performance.now();
-    const done = new Promise<void>((resolve) => waiters.push({ n: marks + 1, resolve }));
-    socket.emit("terminal:input", { sessionId, data: `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r` });
-    await done;
-    const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler);
-    const cpuAfter = threadCpu(pid);
-    if (PROFILE) await profiler!.stop(PROFILE);
-    await sleep(3_000);
-    const rssAfter = rssBytes(pid)!;
-    if (profiler) {
-      console.log(`main thread memory (MB) before the flood ${memoryBefore}, 3 s after ${await profiler.memory()}`);
-      profiler.close();
-    }
-    const cpu = diff(cpuAfter, cpuBefore).sort((a, b) => b[1] - a[1]);
+    const profiler = PROFILE || MEMORY || SNAPSHOT ? await inspector(server.output()) : undefined;
     const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
-    console.log(
-      `flood ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s (${(FLOOD_BYTES / 1e6 / seconds).toFixed(2)} MB/s); RSS live ${mb(rssLive)} MB, peak ${mb(peak)} MB (+${mb(peak - rssLive)}), 3 s after ${mb(rssAfter)} MB`,
-    );
-    console.log(
-      `server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
-    );
+    if (profiler) console.log(`main thread memory (MB), live: ${await profiler.memory()}`);
+    for (let n = 1; n <= FLOODS; n++) {
+      const before = rssBytes(pid)!;
+      if (PROFILE && n === 1) await profiler!.start();
+      const cpuBefore = threadCpu(pid);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid) ?? 0)), 50);
+      const t0 = performance.now();
+      const done = new Promise<void>((resolve) => waiters.push({ n: marks + 1, resolve }));
+      socket.emit("terminal:input", { sessionId, data: `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r` });
+      await done;
+      const seconds = (performance.now() - t0) / 1000;
+      const cpuAfter = threadCpu(pid);
+      if (PROFILE && n === 1) await profiler!.stop(PROFILE);
+      await sleep(3_000);
+      clearInterval(sampler);
+      const rssAfter = rssBytes(pid)!;
+      const cpu = diff(cpuAfter, cpuBefore).sort((a, b) => b[1] - a[1]);
+      console.log(
+        `flood ${n}: ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s (${(FLOOD_BYTES / 1e6 / seconds).toFixed(2)} MB/s); RSS live ${mb(rssLive)} MB, before ${mb(before)} MB, peak ${mb(peak)} MB (+${mb(peak - rssLive)} over live), 3 s after ${mb(rssAfter)} MB`,
+      );
+      console.log(
+        `  server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
+      );
+      if (profiler) {
+        console.log(`  main thread memory (MB) 3 s after: ${await profiler.memory()}`);
+        await profiler.collect();
+        console.log(`  after a full GC: ${await profiler.memory()}, RSS ${mb(rssBytes(pid)!)} MB`);
+        if (SNAPSHOT) await profiler.snapshot(`${SNAPSHOT}-${n}.heapsnapshot`);
+      }
+    }
+    if (SETTLE_MS > 0) {
+      await sleep(SETTLE_MS);
+      console.log(`${SETTLE_MS / 1000} s after the last flood: RSS ${mb(rssBytes(pid)!)} MB`);
+      if (profiler) console.log(`  main thread memory (MB): ${await profiler.memory()}`);
+    }
+    profiler?.close();
     socket.close();
   } finally {
     await server.stop();

@@ -7,11 +7,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase } from "../db/client.ts";
-import { encodeEvent, encodeHeader } from "./asciicast.ts";
-import { deriveTranscript, RecordIndexer } from "./record-indexer.ts";
+import { encodeEvent, encodeHeader, parseCast } from "./asciicast.ts";
+import { deriveTranscript, RecordIndexer, RecordIndexerLimits } from "./record-indexer.ts";
 import { readTranscriptCache } from "./record-files.ts";
 import { SearchIndex } from "./search-index.ts";
-import { transcriptText } from "./transcript.ts";
+import { TranscriptBuilder, transcriptText } from "./transcript.ts";
 
 describe("RecordIndexer.advance", () => {
   it("takes in at most maxBytes a turn, in whole lines, and ends where one pass ends", async () => {
@@ -58,6 +58,48 @@ describe("RecordIndexer.advance", () => {
     expect(transcriptText(segments!)).toContain("line 150\nline 151");
     expect(transcriptText(segments!)).toContain("clear follows");
     expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { contains: "line 299" } } })).toBe(1);
+    await db.$disconnect();
+  });
+});
+
+describe("a whole recording, a piece at a time", () => {
+  it("derives (and finishes) a recording many pieces long as one pass over all of it would", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
+    applyMigrations(path.join(dataDir, "studyloop.db"));
+    const db = openDatabase(path.join(dataDir, "studyloop.db"));
+    const id = crypto.randomUUID();
+    await db.studySession.create({ data: { id, topic: "pieces", energy: 5, agent: "tutor", transport: "pty", status: "live" } });
+    const dir = path.join(dataDir, "sessions", id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "session.cast");
+    const lines = [encodeHeader({ version: 2, width: 100, height: 10, timestamp: 1_700_000_000 })];
+    const piece = 4_096;
+    let bytes = 0;
+    for (let i = 1; bytes < piece * 12; i++) {
+      const line = encodeEvent({ time: i / 100, code: "o", data: `row ${i} ${"é".repeat(i % 40)}${"-".repeat(60)}\r\n` });
+      bytes += Buffer.byteLength(line);
+      lines.push(line);
+    }
+    lines.push(encodeEvent({ time: 9_999, code: "o", data: "the last words\r\n" }));
+    fs.writeFileSync(file, `${lines.join("")}[10000, "o", "torn`); // a kill -9 cut the last line
+    const whole = fs.readFileSync(file, "utf8");
+    const cast = parseCast(whole.slice(0, whole.lastIndexOf("\n") + 1))!;
+    const reference = new TranscriptBuilder(cast.header.width, cast.header.height);
+    await reference.feed(cast.events);
+    const expected = [...reference.take(), ...reference.finish()];
+
+    expect(RecordIndexerLimits.PASS_MAX_BYTES).toBeLessThanOrEqual(4 * 1024 * 1024);
+    const derived = (await deriveTranscript(file, piece))!;
+    expect(derived.bytes).toBe(fs.statSync(file).size);
+    expect(derived.startMs).toBe(1_700_000_000_000);
+    expect(derived.segments).toEqual(expected);
+    expect(transcriptText(derived.segments)).toContain("the last words");
+
+    const indexer = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined);
+    const state = indexer.live(id, file, 0);
+    await indexer.finish(state, piece);
+    expect(state.offset).toBe(fs.readFileSync(file).lastIndexOf(0x0a) + 1);
+    expect(readTranscriptCache(dir, state.offset)).toEqual(expected);
     await db.$disconnect();
   });
 });

@@ -28,6 +28,13 @@ export const RecordIndexerLimits = {
    * time and the rest at the end, so indexing never takes the flood's throughput (npm run bench).
    */
   TURN_MAX_BYTES: 256 * 1024,
+  /**
+   * Bytes read at once when a whole recording (or the rest of one) is taken in: at a session's end,
+   * when a flood left the live index far behind, and when a crash left a recording unindexed. Read in
+   * one piece, a recording costs about three times its size in memory (the bytes, the text, the
+   * events) for as long as it is replayed: 200 MB, the default limit, would be ~600 MB.
+   */
+  PASS_MAX_BYTES: 1024 * 1024,
 } as const;
 
 /** What the indexer remembers about one live recording between turns. */
@@ -67,16 +74,10 @@ export class RecordIndexer {
    * (whole lines; a line longer than that is taken whole), so a flood is indexed at a bounded pace.
    */
   async advance(state: LiveIndex, upTo: number, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
-    let bytes = readRange(state.file, state.offset, Math.min(upTo, state.offset + maxBytes));
-    let end = bytes.lastIndexOf(0x0a);
-    if (end < 0 && state.offset + bytes.length < upTo) {
-      bytes = readRange(state.file, state.offset, upTo);
-      end = bytes.indexOf(0x0a);
-    }
-    if (end < 0) return;
-    const lines = bytes.subarray(0, end).toString("utf8").split("\n");
+    const taken = takeLines(state.file, state.offset, upTo, maxBytes);
+    if (!taken) return;
     const events: CastEvent[] = [];
-    for (const line of lines) {
+    for (const line of taken.lines) {
       if (!state.builder) {
         const cast = parseCast(line);
         state.builder = new TranscriptBuilder(cast?.header.width ?? 80, cast?.header.height ?? 24);
@@ -86,15 +87,20 @@ export class RecordIndexer {
       if (event) events.push(event);
     }
     await state.builder!.feed(events);
-    state.offset += end + 1;
+    state.offset = taken.next;
     await this.store(state, state.builder!.take());
     // Only while the session runs: an ended row is the learner's record and stays as it was ended.
     await this.db.studySession.updateMany({ where: { id: state.sessionId, endedAt: null }, data: { recordingBytes: upTo } });
   }
 
   /** The recording is closed: take in the rest and the last screen, and mark the cache complete. */
-  async finish(state: LiveIndex): Promise<void> {
-    await this.advance(state, fileSize(state.file));
+  async finish(state: LiveIndex, pieceBytes: number = RecordIndexerLimits.PASS_MAX_BYTES): Promise<void> {
+    const size = fileSize(state.file);
+    // A piece at a time: after a flood the live index can be tens of MB behind.
+    for (let before = -1; state.offset < size && state.offset !== before;) {
+      before = state.offset;
+      await this.advance(state, size, pieceBytes);
+    }
     const last = state.builder?.finish() ?? [];
     await this.store(state, last);
     appendTranscript(state.dir, [], state.offset);
@@ -199,22 +205,53 @@ export class RecordIndexer {
   }
 }
 
-/** A whole recording's transcript. */
-export async function deriveTranscript(file: string): Promise<{ segments: TranscriptSegment[]; bytes: number; startMs: number } | null> {
-  let buffer: Buffer;
+/** A whole recording's transcript, read a piece at a time (PASS_MAX_BYTES). */
+export async function deriveTranscript(
+  file: string,
+  pieceBytes: number = RecordIndexerLimits.PASS_MAX_BYTES,
+): Promise<{ segments: TranscriptSegment[]; bytes: number; startMs: number } | null> {
+  let bytes: number;
   try {
-    buffer = fs.readFileSync(file);
+    bytes = fs.statSync(file).size;
   } catch {
     return null;
   }
   // A crash can leave half a line at the end: only whole lines count (and the size says so).
-  const end = buffer.lastIndexOf(0x0a);
-  const cast = parseCast(buffer.subarray(0, end + 1).toString("utf8"));
-  if (!cast) return null;
+  let taken = takeLines(file, 0, bytes, pieceBytes);
+  const cast = taken ? parseCast(taken.lines[0]!) : null;
+  if (!taken || !cast) return null;
   const builder = new TranscriptBuilder(cast.header.width, cast.header.height);
-  await builder.feed(cast.events);
-  const segments = [...builder.take(), ...builder.finish()];
-  return { segments, bytes: buffer.length, startMs: cast.header.timestamp * 1000 };
+  const segments: TranscriptSegment[] = [];
+  let lines = taken.lines.slice(1);
+  for (;;) {
+    const events: CastEvent[] = [];
+    for (const line of lines) {
+      const event = parseEventLine(line);
+      if (event) events.push(event);
+    }
+    await builder.feed(events);
+    segments.push(...builder.take());
+    taken = takeLines(file, taken.next, bytes, pieceBytes);
+    if (!taken) break;
+    lines = taken.lines;
+  }
+  segments.push(...builder.finish());
+  return { segments, bytes, startMs: cast.header.timestamp * 1000 };
+}
+
+/**
+ * The whole lines of bytes [from, upTo) of a file, at most `maxBytes` of them (a line longer than that
+ * is taken whole), and the offset after the last one; null when no whole line is there yet.
+ */
+function takeLines(file: string, from: number, upTo: number, maxBytes: number): { lines: string[]; next: number } | null {
+  let bytes = readRange(file, from, Math.min(upTo, from + maxBytes));
+  let end = bytes.lastIndexOf(0x0a);
+  if (end < 0 && from + bytes.length < upTo) {
+    bytes = readRange(file, from, upTo);
+    end = bytes.indexOf(0x0a);
+  }
+  if (end < 0) return null;
+  return { lines: bytes.subarray(0, end).toString("utf8").split("\n"), next: from + end + 1 };
 }
 
 function toDocs(segments: readonly TranscriptSegment[], startMs: number): NewDoc[] {
