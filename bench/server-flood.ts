@@ -25,9 +25,7 @@ const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
 
 /** The main thread's CPU profiler, through the inspector the server was started with. */
-async function inspector(
-  output: string,
-): Promise<{
+async function inspector(output: string): Promise<{
   start(): Promise<void>;
   stop(file: string): Promise<void>;
   memory(): Promise<string>;
