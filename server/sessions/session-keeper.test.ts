@@ -241,6 +241,35 @@ describe("keeping sessions nobody watches", () => {
   });
 });
 
+describe("checkpoints", () => {
+  it("a checkpoint stuck behind the mirror (a flood on a busy machine) never holds back the heartbeat, and saves nothing over an end", async () => {
+    core = makeTestCore({ STUDYLOOP_CHECKPOINT_SECONDS: "1" });
+    const { session } = await core.service.start(START);
+    const agent = core.transports[0]!;
+    await core.service.attachViewer(session.id, "v1", () => undefined);
+    let release = () => {};
+    agent.snapshotGate = new Promise<void>((resolve) => (release = resolve));
+    agent.lastSeq = 1;
+    agent.output = "before the end";
+    core.advance(2_000);
+    await core.service.tick(); // the checkpoint starts and waits for the mirror
+    for (let beat = 0; beat < 3; beat++) {
+      const before = (await rowOf(core, session.id)).heartbeatAt!.getTime();
+      await new Promise((r) => setTimeout(r, 5));
+      core.advance(1_000);
+      await core.service.tick();
+      expect((await rowOf(core, session.id)).heartbeatAt!.getTime()).toBeGreaterThan(before);
+    }
+    // The learner ends meanwhile; the stuck checkpoint then finishes and must not write its older copy.
+    agent.snapshotGate = null;
+    agent.output = "the final transcript";
+    await core.service.end();
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await rowOf(core, session.id)).transcript).toBe("the final transcript");
+  });
+});
+
 describe("warning that grace runs out", () => {
   const MIN = 60_000;
 

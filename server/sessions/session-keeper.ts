@@ -22,6 +22,8 @@ export class SessionKeeper {
   private stopped = false;
   private ticking = false;
   private readonly grace: GraceWarnings;
+  /** Sessions whose transcript checkpoint is in flight (one at a time each). */
+  private readonly checkpointing = new Set<string>();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -143,7 +145,7 @@ export class SessionKeeper {
           continue;
         }
         this.grace.update(session.id, graceWarning(decision, now.getTime(), s.STUDYLOOP_GRACE_WARNING_SECONDS * 1000));
-        if (now.getTime() - session.lastCheckpointAt >= s.STUDYLOOP_CHECKPOINT_SECONDS * 1000) await this.checkpoint(session);
+        if (now.getTime() - session.lastCheckpointAt >= s.STUDYLOOP_CHECKPOINT_SECONDS * 1000) this.startCheckpoint(session);
       } catch (error) {
         ctx.log(`Session ${session.id}: ${error instanceof Error ? error.message : String(error)} (retried in a moment)`);
       }
@@ -158,11 +160,29 @@ export class SessionKeeper {
     }
   }
 
+  /**
+   * A checkpoint waits for the mirror's transcript, which under a flood on a busy machine can take
+   * longer than a lease: it runs beside the passes, so the heartbeat never waits behind it.
+   */
+  private startCheckpoint(live: LiveSession): void {
+    if (this.checkpointing.has(live.id)) return;
+    this.checkpointing.add(live.id);
+    void this.checkpoint(live)
+      .catch((error: unknown) =>
+        this.ctx.log(
+          `Session ${live.id}: ${error instanceof Error ? error.message : String(error)} (the checkpoint is retried in a moment)`,
+        ),
+      )
+      .finally(() => this.checkpointing.delete(live.id));
+  }
+
   private async checkpoint(live: LiveSession): Promise<void> {
     live.lastCheckpointAt = this.now().getTime();
     const seq = live.transport.lastSeq;
     if (seq === live.checkpointSeq) return;
     const transcript = await live.transport.snapshotTranscript();
+    // An end began meanwhile: it saves a newer transcript, which this older one must not overwrite.
+    if (live.phase !== "live" || live.ending) return;
     // Refused after a takeover: the next heartbeat finds the row gone and stops the agent.
     if (await this.ctx.store.checkpoint(live.id, transcript, this.now(), this.ender.fence(live))) live.checkpointSeq = seq;
   }

@@ -33,8 +33,12 @@ export class FakeTransport implements LiveTransport {
     this.view = launch.transport === "acp" ? "chat" : "terminal";
   }
 
+  /** When set, snapshotTranscript waits for it (a mirror far behind a flood). */
+  snapshotGate: Promise<void> | null = null;
+
   async snapshotTranscript(): Promise<string> {
     this.onSnapshot();
+    if (this.snapshotGate) await this.snapshotGate;
     return this.output;
   }
   lastLines(transcript: string | null): string[] {
