@@ -32,7 +32,8 @@ export const FlowControl = {
    */
   ACK_EVERY_CHARS: 50_000,
   /**
-   * Milliseconds a viewer may stay behind (above high, not yet back below low) before it is stalled.
+   * Milliseconds a viewer may stay behind (above high, not yet back below low) without acknowledging
+   * anything before it is stalled (each ack restarts the count: a slow viewer is not a gone one).
    * Bounds how long one silent device can hold output paused when it is the only (or fastest) viewer,
    * so the agent keeps working while a phone sleeps; long enough to ride out a Wi-Fi hiccup.
    */

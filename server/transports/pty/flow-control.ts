@@ -14,9 +14,12 @@
 //   pauses only when every counted viewer is above the high watermark, and resumes once the required
 //   consumers and at least one counted viewer are below the low watermark. With one viewer this is
 //   VS Code's rule; with two, a slow phone does not slow the laptop down.
-// - A viewer is *stalled* once it has been above the high watermark (not yet back below the low one)
-//   for STALL_MS (a phone gone to sleep), or as soon as it is more than MAX_LAG_CHARS behind (a phone on
-//   a weak link while the laptop keeps up). A stalled viewer is not counted and is sent no live output;
+// - A viewer is *stalled* once it has been behind (above the high watermark, not yet back below the low
+//   one) and silent, acknowledging nothing, for STALL_MS (a phone gone to sleep), or as soon as it is
+//   more than MAX_LAG_CHARS behind (a phone on a weak link while the laptop keeps up). A viewer that
+//   keeps acknowledging is slow, not gone: it is not stalled however long it stays behind, and output
+//   runs at its pace when it is the only viewer (as bare xterm.js flow control would), instead of its
+//   live output being dropped and resynced on a busy machine. A stalled viewer is not counted and is sent no live output;
 //   nothing is buffered for it. It stops being stalled once it has acknowledged its backlog below the
 //   low watermark, and the session then resyncs it with one fresh snapshot (a replay frame).
 // - Replay frames are owed separately: acks pay the oldest debt first, and replay chars do not count
@@ -45,7 +48,10 @@ interface ConsumerState {
   unacked: number;
   /** Replay chars sent and not yet acknowledged (acks pay these first: they were sent first). */
   replayOwed: number;
-  /** When the consumer went above the high watermark; cleared once it is back below the low one. */
+  /**
+   * When the consumer went above the high watermark or, since then, last acknowledged anything (the
+   * stall clock); cleared once it is back below the low one.
+   */
   overSince: number | undefined;
   /** Went above MAX_LAG_CHARS since overSince; cleared with it. */
   lagged: boolean;
@@ -103,6 +109,10 @@ export class FlowController {
   acked(consumerId: string, chars: number): void {
     const consumer = this.consumers.get(consumerId);
     if (!consumer || !(chars > 0)) return;
+    const now = this.now();
+    // Progress restarts the stall clock, unless the viewer is stalled already: then only catching up
+    // (below the low watermark) ends the stall, so a stalled viewer is resynced once, not per ack.
+    if (consumer.overSince !== undefined && !this.stalled(consumer, now)) consumer.overSince = now;
     const towardReplay = Math.min(consumer.replayOwed, chars);
     consumer.replayOwed -= towardReplay;
     consumer.unacked = Math.max(0, consumer.unacked - (chars - towardReplay));
