@@ -349,8 +349,9 @@ export class TerminalSession {
     if (this.disposed) return;
     const frame: RingFrame = { type: "output", seq: ++this.seq, data };
     this.remember(frame);
-    this.emitFrame(frame);
+    // Viewers first: an echo is on its way to the page before the listeners (recorder, notifier) run.
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+    this.emitFrame(frame);
     this.replyGate.sawOutput(data);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
