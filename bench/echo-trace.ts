@@ -152,7 +152,9 @@ async function main(): Promise<void> {
       const ok = xs.filter((x) => !Number.isNaN(x));
       return `${median(ok).toFixed(2)} (p10 ${percentile(ok, 10).toFixed(2)}, p90 ${percentile(ok, 90).toFixed(2)})`;
     };
-    console.log(`\nmedian ms (p10, p90) of ${KEYS} keys each, ${COLS}x${ROWS}, load average ${load} before, ${os.loadavg()[0]!.toFixed(2)} after`);
+    console.log(
+      `\nmedian ms (p10, p90) of ${KEYS} keys each, ${COLS}x${ROWS}, load average ${load} before, ${os.loadavg()[0]!.toFixed(2)} after`,
+    );
     for (const t of targets) {
       const l = t.leg;
       console.log(`${t.name}:`);
