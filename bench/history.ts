@@ -202,19 +202,34 @@ export interface RouteFigure {
 export function historyRoutes(recentId: string): string[] {
   return [
     "/",
+    "/?topic=graphs",
+    "/?q=recursion",
     "/api/stats",
     "/api/sessions",
     "/api/sessions?q=zqxjvk",
     "/api/sessions?q=recursion",
     "/api/sessions?topic=graphs",
+    "/api/sessions?topic=graphs&q=recursion",
     "/api/session/state",
     "/api/session/suggestions",
     "/search?q=zqxjvk",
     "/search?q=example",
+    "/api/search?q=example",
     `/sessions/${recentId}`,
+    `/api/sessions/${recentId}`,
+    `/api/sessions/${recentId}/markdown`,
+    `/api/cards/struggles?session=${recentId}`,
     "/topics/closures",
     "/review",
+    "/api/cards",
+    "/api/cards/export",
     "/study",
+    "/parking",
+    "/api/parking",
+    "/api/parking?status=pending",
+    "/devices",
+    "/api/devices",
+    "/api/agents",
   ];
 }
 
@@ -294,10 +309,13 @@ export async function benchHistory(log: (line: string) => void): Promise<RouteFi
   return all;
 }
 
+/** A route as the table names it: the seeded session's id as [id]. */
+const routeLabel = (route: string) => route.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/, "[id]");
+
 /** A Markdown table: one row per route, median / p95 per size, and whether the largest meets the goal. */
 export function renderHistoryTable(figures: readonly RouteFigure[]): string {
   const sizes = [...new Set(figures.map((f) => f.sessions))].sort((a, b) => a - b);
-  const routes = [...new Set(figures.map((f) => f.route.replace(/\/sessions\/[0-9a-f-]{36}/, "/sessions/[id]")))];
+  const routes = [...new Set(figures.map((f) => routeLabel(f.route)))];
   const largest = sizes[sizes.length - 1];
   const header = [
     `route on ${HISTORY_DATABASE} (median / p95 ms)`,
@@ -306,10 +324,10 @@ export function renderHistoryTable(figures: readonly RouteFigure[]): string {
   ];
   const body = routes.map((route) => {
     const cells = sizes.map((s) => {
-      const f = figures.find((x) => x.sessions === s && x.route.replace(/\/sessions\/[0-9a-f-]{36}/, "/sessions/[id]") === route);
+      const f = figures.find((x) => x.sessions === s && routeLabel(x.route) === route);
       return f ? `${f.medianMs.toFixed(1)} / ${f.p95Ms.toFixed(1)}${f.failures ? ` (${f.failures} failed)` : ""}` : "n/a";
     });
-    const last = figures.find((x) => x.sessions === largest && x.route.replace(/\/sessions\/[0-9a-f-]{36}/, "/sessions/[id]") === route);
+    const last = figures.find((x) => x.sessions === largest && routeLabel(x.route) === route);
     const met = last ? last.p95Ms <= HISTORY_GOAL_MS && last.failures === 0 : null;
     return [route, ...cells, met === null ? "" : met ? "✓" : "✗"];
   });

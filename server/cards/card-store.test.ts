@@ -275,5 +275,38 @@ describe.each(testProviders())("on %s", (provider) => {
       expect(page.model.weeks.length).toBeGreaterThanOrEqual(3);
       expect(page.struggles).toHaveLength(1);
     });
+
+    it("counts a topic's own marks and its sessions' once each, all time; lists the last 52 weeks", async () => {
+      const OTHER = "22222222-2222-4222-8222-222222222222";
+      await db.studySession.create({
+        data: { id: OTHER, topic: "monads", energy: 6, agent: "claude", transport: "pty", status: "ended", endedAt: clock },
+      });
+      const day = 24 * 60 * 60_000;
+      const at = (daysAgo: number) => new Date(clock.getTime() - daysAgo * day);
+      const mark = (n: number, sessionId: string, topic: string, status: string, createdAt: Date) => ({
+        id: `${String(n).repeat(8)}-0000-4000-8000-000000000000`,
+        sessionId,
+        topic,
+        status,
+        createdAt,
+      });
+      await db.topicMark.createMany({
+        data: [
+          mark(1, SESSION, "closures", "win", at(1)), // its own, in its session: once
+          mark(2, SESSION, "scope", "struggling", at(2)), // another topic, in its session
+          mark(3, OTHER, "closures", "struggling", at(3)), // its own, in another session
+          mark(4, OTHER, "monads", "win", at(4)), // neither
+          mark(5, SESSION, "closures", "win", at(400)), // over a year ago: counted, not listed by week
+          mark(6, SESSION, "closures", "insight", at(5)), // neither a win nor a struggle
+        ],
+      });
+      const page = await store.topicPage("closures");
+      expect(page.model).toMatchObject({ wins: 2, struggles: 2 });
+      const weeks = page.model.weeks;
+      expect(weeks.reduce((n, w) => n + w.wins, 0)).toBe(1);
+      expect(weeks.reduce((n, w) => n + w.struggles, 0)).toBe(2);
+      expect(weeks.every((w) => w.week >= "2025-12-01")).toBe(true);
+      expect(page.struggles.map((s) => s.id)).toEqual([mark(2, "", "", "", at(0)).id, mark(3, "", "", "", at(0)).id]);
+    });
   });
 });

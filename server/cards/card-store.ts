@@ -3,14 +3,14 @@
 // input first and writes in one transaction: bad input stores nothing.
 import crypto from "node:crypto";
 import type { Db } from "../db/client.ts";
-import { Prisma, type Card } from "../db/generated/client.ts";
+import type { Card, TopicMark } from "../db/generated/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../api/api-error.ts";
 import { toAnkiText } from "./anki-text.ts";
 import type { CardsQuery, EditCardInput, NewCardInput, ReviewInput } from "./card-schemas.ts";
 import { schedulingOf, toCardView, toReviewView, type CardOrigin, type CardView, type ReviewView } from "./card-view.ts";
 import { parseCardsCsv } from "./csv-import.ts";
 import { defaultParameters, newState, ratingNumber, schedule, type SchedulerParameters, type SchedulingState } from "./scheduling.ts";
-import { topicModel, type TopicModel } from "./topic-model.ts";
+import { topicModel, weeksShownSince, type TopicMarks, type TopicModel } from "./topic-model.ts";
 import { WriteBudget } from "./write-budget.ts";
 
 export type CardWriter = { source: "learner"; sessionId?: undefined } | { source: "agent"; sessionId: string };
@@ -234,32 +234,18 @@ export class CardStore {
   /** The topic page: its cards, its learner model, its struggles and whether each has a card. */
   async topicPage(topic: string): Promise<TopicPage> {
     const now = this.now();
-    // The topic's marks, or its sessions' (each side off its own index: topic, session_id). The model
-    // counts wins and struggles (two columns of each); only the newest struggles are listed.
-    const ofTopic = Prisma.sql`(topic = ${topic} OR session_id IN (SELECT id FROM study_sessions WHERE topic = ${topic}))`;
-    const [cards, reviews, counted, marks] = await Promise.all([
+    const [cards, reviews, marks, struggles] = await Promise.all([
       this.db.card.findMany({ where: { topic }, orderBy: [{ due: "asc" }] }),
       this.db.cardReview.findMany({ where: { card: { topic } }, select: { rating: true, reviewedAt: true, stateBefore: true } }),
-      this.db.$queryRaw<{ status: string; created_at: string | number | Date }[]>(
-        Prisma.sql`SELECT status, created_at FROM topic_marks WHERE status IN ('win', 'struggling') AND ${ofTopic}`,
-      ),
-      this.db
-        .$queryRaw<{ id: string }[]>(
-          Prisma.sql`SELECT id FROM topic_marks WHERE status = 'struggling' AND ${ofTopic} ORDER BY created_at DESC LIMIT ${TOPIC_STRUGGLES}`,
-        )
-        .then((rows) => this.db.topicMark.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: "desc" } })),
+      this.topicMarks(topic, weeksShownSince(now)),
+      this.newestStruggles(topic),
     ]);
     const carded = new Set(cards.filter((c) => c.origin === "mark").map((c) => c.originId));
     return {
       topic,
-      model: topicModel(
-        cards.map(schedulingOf),
-        reviews,
-        counted.map((m) => ({ status: m.status, createdAt: new Date(m.created_at) })),
-        now,
-      ),
+      model: topicModel(cards.map(schedulingOf), reviews, marks, now),
       cards: cards.map((c) => toCardView(c, now)),
-      struggles: marks.map((m) => ({
+      struggles: struggles.map((m) => ({
         id: m.id,
         topic: m.topic,
         note: m.note,
@@ -268,6 +254,45 @@ export class CardStore {
         hasCard: carded.has(m.id),
       })),
     };
+  }
+
+  /**
+   * A topic's marks are its own and those of its sessions. Each side is read apart off its own index
+   * (the session side without the marks the topic side has), so nothing is counted twice and no row
+   * of the table is read: wins and struggles counted, the weeks shown listed.
+   */
+  private async topicMarks(topic: string, since: Date): Promise<TopicMarks> {
+    const counted = { status: { in: ["win", "struggling"] } };
+    const sides = [{ topic }, { session: { topic }, topic: { not: topic } }];
+    const [counts, recent] = await Promise.all([
+      Promise.all(
+        sides.map((side) => this.db.topicMark.groupBy({ by: ["status"], where: { ...side, ...counted }, _count: { _all: true } })),
+      ),
+      Promise.all(
+        sides.map((side) =>
+          this.db.topicMark.findMany({
+            where: { ...side, ...counted, createdAt: { gte: since } },
+            select: { status: true, createdAt: true },
+          }),
+        ),
+      ),
+    ]);
+    const total = (status: string) => counts.flat().reduce((n, c) => n + (c.status === status ? c._count._all : 0), 0);
+    return { wins: total("win"), struggles: total("struggling"), recent: recent.flat() };
+  }
+
+  /** The newest struggles of a topic (its own marks and its sessions'), newest first. */
+  private async newestStruggles(topic: string): Promise<TopicMark[]> {
+    const sides = [{ topic }, { session: { topic }, topic: { not: topic } }];
+    const newest = await Promise.all(
+      sides.map((side) =>
+        this.db.topicMark.findMany({ where: { ...side, status: "struggling" }, orderBy: { createdAt: "desc" }, take: TOPIC_STRUGGLES }),
+      ),
+    );
+    return newest
+      .flat()
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .slice(0, TOPIC_STRUGGLES);
   }
 
   private async row(id: string): Promise<Card> {

@@ -1,5 +1,6 @@
 // The learner model of one topic, as the topic page shows it: retention from the reviews, recall
-// chance now (FSRS), and wins and struggles week by week. Pure: rows in, numbers out.
+// chance now (FSRS), and wins and struggles week by week (the last TOPIC_WEEKS weeks: the table shows
+// those, and reading every mark of a topic grew with the history). Pure: rows in, numbers out.
 import { dayKey } from "../study/stats.ts";
 import { recallChance, type SchedulingState } from "./scheduling.ts";
 
@@ -13,6 +14,17 @@ export interface ReviewFact {
 export interface MarkFact {
   readonly status: string;
   readonly createdAt: Date;
+}
+
+/** The weeks the topic page's table shows, this one included. */
+export const TOPIC_WEEKS = 52;
+
+/** The marks of a topic: counted over all time, listed since the first week shown. */
+export interface TopicMarks {
+  readonly wins: number;
+  readonly struggles: number;
+  /** Wins and struggles since `weeksShownSince(now)`. */
+  readonly recent: readonly MarkFact[];
 }
 
 export interface WeekRow {
@@ -35,19 +47,15 @@ export interface TopicModel {
   readonly recallNow: number | null;
   readonly wins: number;
   readonly struggles: number;
-  /** Oldest first, only weeks with something in them. */
+  /** Oldest first, only weeks with something in them, the last TOPIC_WEEKS weeks. */
   readonly weeks: readonly WeekRow[];
 }
 
 const REVIEW_STATE = 2;
 const AGAIN = 1;
 
-export function topicModel(
-  cards: readonly SchedulingState[],
-  reviews: readonly ReviewFact[],
-  marks: readonly MarkFact[],
-  now: Date,
-): TopicModel {
+export function topicModel(cards: readonly SchedulingState[], reviews: readonly ReviewFact[], marks: TopicMarks, now: Date): TopicModel {
+  const since = weeksShownSince(now).getTime();
   const chances = cards.map((c) => recallChance(c, now)).filter((c): c is number => c !== null);
   const weeks = new Map<string, { wins: number; struggles: number; reviews: number; recalled: number; matured: number }>();
   const week = (d: Date) => {
@@ -58,8 +66,10 @@ export function topicModel(
   };
   let recalled = 0;
   let matured = 0;
+  const unshown = { wins: 0, struggles: 0, reviews: 0, recalled: 0, matured: 0 };
+  const weekOf = (d: Date) => (d.getTime() >= since ? week(d) : unshown);
   for (const r of reviews) {
-    const row = week(r.reviewedAt);
+    const row = weekOf(r.reviewedAt);
     row.reviews++;
     if (r.stateBefore === REVIEW_STATE) {
       row.matured++;
@@ -70,16 +80,10 @@ export function topicModel(
       }
     }
   }
-  let wins = 0;
-  let struggles = 0;
-  for (const m of marks) {
-    if (m.status === "win") {
-      week(m.createdAt).wins++;
-      wins++;
-    } else if (m.status === "struggling") {
-      week(m.createdAt).struggles++;
-      struggles++;
-    }
+  for (const m of marks.recent) {
+    if (m.createdAt.getTime() < since) continue;
+    if (m.status === "win") week(m.createdAt).wins++;
+    else if (m.status === "struggling") week(m.createdAt).struggles++;
   }
   return {
     cards: cards.length,
@@ -87,8 +91,8 @@ export function topicModel(
     reviews: reviews.length,
     retention: matured ? recalled / matured : null,
     recallNow: chances.length ? chances.reduce((a, b) => a + b, 0) / chances.length : null,
-    wins,
-    struggles,
+    wins: marks.wins,
+    struggles: marks.struggles,
     weeks: [...weeks.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([key, w]) => ({
@@ -99,6 +103,13 @@ export function topicModel(
         retention: w.matured ? w.recalled / w.matured : null,
       })),
   };
+}
+
+/** The local midnight starting the oldest week the table shows (TOPIC_WEEKS weeks up to now's). */
+export function weeksShownSince(now: Date): Date {
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  day.setDate(day.getDate() - ((day.getDay() + 6) % 7) - (TOPIC_WEEKS - 1) * 7);
+  return day;
 }
 
 /** The Monday starting the local week of `d`, as YYYY-MM-DD. */

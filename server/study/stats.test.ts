@@ -80,6 +80,16 @@ describe("streak", () => {
     expect(streak(map, local(2026, 3, 4))).toEqual({ current, longest, studiedToday: today });
   });
 
+  it("counts a years-long streak across leap days and clock changes", () => {
+    const map = new Map<string, number>();
+    for (let d = new Date(2020, 0, 1); d <= new Date(2026, 2, 4); d = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1))
+      if (dayKey(d) !== "2023-06-15") map.set(dayKey(d), 10 * MIN);
+    // 2023-06-16 .. 2026-03-04 is the current run; 2020-01-01 .. 2023-06-14 the longest.
+    const current = Math.round((Date.UTC(2026, 2, 4) - Date.UTC(2023, 5, 16)) / 86_400_000) + 1;
+    const longest = Math.round((Date.UTC(2023, 5, 14) - Date.UTC(2020, 0, 1)) / 86_400_000) + 1;
+    expect(streak(map, local(2026, 3, 4, 22))).toEqual({ current, longest, studiedToday: true });
+  });
+
   it("does not count a day with zero minutes", () => {
     expect(streak(new Map([["2026-03-04", 0]]), local(2026, 3, 4)).current).toBe(0);
   });

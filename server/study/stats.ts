@@ -113,27 +113,30 @@ export interface Streak {
 }
 
 export function streak(byDay: ReadonlyMap<string, number>, today: Date): Streak {
-  const studied = (date: Date) => (byDay.get(dayKey(date)) ?? 0) > 0;
-  const todayStart = startOfDay(today);
-  const studiedToday = studied(todayStart);
+  // Calendar days as numbers (one a day, whatever the clocks do), read once: a long history has
+  // thousands of days, and a Date per day was most of the dashboard's chart time.
+  const days = new Set<number>();
+  for (const [key, ms] of byDay) if (ms > 0) days.add(dayNumber(key));
+  const todayNumber = dayNumber(dayKey(today));
+  const studiedToday = days.has(todayNumber);
   let current = 0;
-  for (let day = studiedToday ? todayStart : addDays(todayStart, -1); studied(day); day = addDays(day, -1)) current++;
+  for (let day = studiedToday ? todayNumber : todayNumber - 1; days.has(day); day--) current++;
 
-  const days = [...byDay.entries()]
-    .filter(([, ms]) => ms > 0)
-    .map(([key]) => key)
-    .sort();
   let longest = 0;
   let run = 0;
-  let previous: Date | null = null;
-  for (const key of days) {
-    const [y, m, d] = key.split("-").map(Number) as [number, number, number];
-    const date = new Date(y, m - 1, d);
-    run = previous && dayKey(addDays(previous, 1)) === key ? run + 1 : 1;
+  let previous = Number.NaN;
+  for (const day of [...days].sort((a, b) => a - b)) {
+    run = day === previous + 1 ? run + 1 : 1;
     longest = Math.max(longest, run);
-    previous = date;
+    previous = day;
   }
   return { current, longest: Math.max(longest, current), studiedToday };
+}
+
+/** "2026-03-02" as a count of calendar days: consecutive dates are consecutive numbers. */
+function dayNumber(key: string): number {
+  const [y, m, d] = key.split("-").map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d) / 86_400_000;
 }
 
 export interface TopicTally {

@@ -6,6 +6,7 @@ import { originWords } from "@/server/cards/card-view";
 import { MakeCard } from "../../review/MakeCard";
 import { cardFromMark } from "../../review/prefill";
 import { ImportCards } from "./ImportCards";
+import { TOPIC_WEEKS } from "@/server/cards/topic-model";
 import "../../review/review.css";
 
 export const dynamic = "force-dynamic";
@@ -68,6 +69,7 @@ export default async function TopicPage({ params }: { params: Promise<{ topic: s
 
       <section className="panel" aria-labelledby="weeks-heading">
         <h2 id="weeks-heading">Week by week</h2>
+        <p className="muted">The last {TOPIC_WEEKS} weeks; the totals above count all of them.</p>
         {model.weeks.length === 0 ? (
           <p className="muted">Nothing yet: wins, struggles and reviews on {topic} show here as they happen.</p>
         ) : (
