@@ -8,6 +8,7 @@ import { PairDevice } from "./components/PairDevice";
 import { Heatmap, StreakCard, TopicBars } from "./components/StudyCharts";
 import { DueCards } from "./review/DueCards";
 import { isFailedEmptySession } from "@/server/study/failed-sessions";
+import { dateTimeText } from "@/common/dates";
 
 export const dynamic = "force-dynamic";
 
@@ -147,7 +148,7 @@ function HistoryItem({ session: s }: { session: SessionView }) {
       <Link href={`/sessions/${s.id}`}>
         <strong>{s.topic}</strong>
         <div className="meta">
-          {new Date(s.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} · {s.durationMinutes ?? 0} min
+          {dateTimeText(s.startedAt)} · {s.durationMinutes ?? 0} min
           {summary ? ` (${summary.focusMinutes} min focus)` : ""} · {s.agent} · {s.winCount} {s.winCount === 1 ? "win" : "wins"} ·{" "}
           {s.struggleCount} {s.struggleCount === 1 ? "struggle" : "struggles"}
         </div>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { SearchHit } from "@/server/recording/search-index";
 import { snippetParts } from "@/common/search-snippets";
 import { clock } from "@/common/transcript-text";
+import { dateTimeText } from "@/common/dates";
 
 const KIND_WORDS: Record<SearchHit["kind"], string> = {
   topic: "topic",
@@ -22,7 +23,7 @@ export function SearchHits({ hits }: { hits: readonly SearchHit[] }) {
           <Link href={hit.href} data-testid="search-hit">
             <strong>{hit.topic}</strong>
             <div className="meta">
-              {new Date(hit.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} · {KIND_WORDS[hit.kind]}
+              {dateTimeText(hit.startedAt)} · {KIND_WORDS[hit.kind]}
               {hit.atMs !== null ? ` at ${clock(hit.atMs)}` : ""}
             </div>
           </Link>

@@ -2,6 +2,7 @@
 // day over 12 weeks as a calendar heatmap, the streak, and wins and struggles per topic.
 import type { DashboardStats } from "@/server/study/history";
 import type { HeatmapCell } from "@/server/study/stats";
+import { formatDate } from "@/common/dates";
 
 const WEEKDAYS = ["Mon", "", "Wed", "", "Fri", "", ""] as const;
 
@@ -21,7 +22,7 @@ export function minutesText(ms: number): string {
 }
 
 function cellTitle(cell: HeatmapCell): string {
-  const day = parseDay(cell.date).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short" });
+  const day = formatDate(parseDay(cell.date), { weekday: "short", day: "numeric", month: "short" });
   return `${day}${cell.today ? " (today)" : ""}: ${minutesText(cell.focusMs)}${cell.focusMs > 0 ? " of focus" : ""}`;
 }
 
@@ -31,7 +32,7 @@ export function Heatmap({ stats }: { stats: DashboardStats }) {
   const months = weeks.map((week, i) => {
     const first = parseDay(week[0]!.date);
     const previous = i > 0 ? parseDay(weeks[i - 1]![0]!.date) : null;
-    return !previous || previous.getMonth() !== first.getMonth() ? first.toLocaleDateString("en-GB", { month: "short" }) : "";
+    return !previous || previous.getMonth() !== first.getMonth() ? formatDate(first, { month: "short" }) : "";
   });
   return (
     <section className="panel chart" aria-labelledby="heatmap-heading">

@@ -7,6 +7,7 @@ import { studySocket } from "../components/socket";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";
 import { cardFromParked } from "../review/prefill";
+import { dateTimeText } from "@/common/dates";
 
 const GROUPS: ReadonlyArray<{ id: string; title: string; empty: string; statuses: readonly ParkedStatus[] }> = [
   { id: "pending", title: "To look at", empty: "Nothing waiting. Thoughts you park during a session show up here.", statuses: ["pending"] },
@@ -25,7 +26,7 @@ const ACTIONS: Record<ParkedStatus, ReadonlyArray<{ status: ParkedStatus; label:
   dismissed: [{ status: "pending", label: "Reopen" }],
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+const when = (iso: string) => dateTimeText(iso);
 
 export function ParkingLot({ initial }: { initial: ParkedView[] }) {
   const [items, setItems] = useState(initial);

@@ -8,11 +8,12 @@ import { cardFromMark } from "../../review/prefill";
 import { ImportCards } from "./ImportCards";
 import { TOPIC_WEEKS } from "@/server/cards/topic-model";
 import "../../review/review.css";
+import { formatDate } from "@/common/dates";
 
 export const dynamic = "force-dynamic";
 
 const percent = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)}%`);
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { dateStyle: "medium" });
+const day = (iso: string) => formatDate(iso, { dateStyle: "medium" });
 
 /** One topic as the learner's model of it: cards, retention from reviews, struggles and wins over time. */
 export default async function TopicPage({ params }: { params: Promise<{ topic: string }> }) {
@@ -85,7 +86,7 @@ export default async function TopicPage({ params }: { params: Promise<{ topic: s
             <tbody>
               {model.weeks.map((w) => (
                 <tr key={w.week}>
-                  <td>{new Date(`${w.week}T12:00:00`).toLocaleDateString("en-GB", { day: "numeric", month: "short" })}</td>
+                  <td>{formatDate(`${w.week}T12:00:00`, { day: "numeric", month: "short" })}</td>
                   <td>
                     <span className="week-bar win" style={{ width: `${(w.wins / maxMarks) * 4}rem` }} aria-hidden="true" />{" "}
                     <span className="week-bar struggle" style={{ width: `${(w.struggles / maxMarks) * 4}rem` }} aria-hidden="true" />{" "}

@@ -1,0 +1,57 @@
+// The state rows of `npm run bench` alone, without a browser: `studyloop web` (the production build)
+// with the bench's 10,000 ended sessions and one live pty session (a shell, no viewer), then
+// GET /api/session/state at 4 saturating connections and at 100 req/s, as bench/run.ts takes them.
+// `node --experimental-websocket --import tsx bench/state-only.ts`; BENCH_STATE_REQUESTS sets the count;
+// SERVER_CPU_PROF=DIR writes the server's CPU profile there.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startProcess } from "./lib/proc.ts";
+import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS } from "./lib/state-load.ts";
+import { ROOT } from "./lib/targets.ts";
+
+const REQUESTS = Number(process.env.BENCH_STATE_REQUESTS ?? 4_000);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-state-"));
+const dataDir = path.join(dir, "data");
+fs.mkdirSync(dataDir);
+fs.writeFileSync(
+  path.join(dataDir, "studyloop.config.json"),
+  JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: ["--norc", "-i"] } } }),
+);
+const profile = process.env.SERVER_CPU_PROF;
+const server = await startProcess(
+  process.execPath,
+  [
+    ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+    path.join(ROOT, "bin", "studyloop.js"),
+    "web",
+    "--port",
+    "0",
+    "--data-dir",
+    dataDir,
+  ],
+  { cwd: ROOT, env: process.env, ready: /running at (http:\/\/\S+)/, name: "StudyLoop", timeoutMs: 600_000 },
+);
+try {
+  const url = server.url.replace(/\/$/, "");
+  seedEndedSessions(dataDir);
+  const started = await fetch(`${url}/api/session/start`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ topic: "benchmark", energy: 5, agent: "bench", transport: "pty" }),
+  });
+  if (!started.ok) throw new Error(`Could not start a session: ${started.status} ${await started.text()}`);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const state = (await (await fetch(`${url}/api/session/state`)).json()) as { state: string };
+  const stateUrl = `${url}/api/session/state`;
+  const live = await loadTest(stateUrl, { total: REQUESTS, concurrency: 4, warmup: 200, maxSeconds: 60 });
+  const paced = await pacedTest(stateUrl, { rate: 100, seconds: 10 });
+  console.log(
+    `state (${state.state}, ${SEEDED_SESSIONS} ended): ${live.perSecond.toFixed(0)} req/s, p50 ${live.p50Ms.toFixed(2)} ms, p99 ${live.p99Ms.toFixed(2)} ms, max ${live.maxMs.toFixed(1)} ms at 4 connections (${live.failures} failed); p99 ${paced.p99Ms.toFixed(2)} ms at 100 req/s`,
+  );
+} finally {
+  server.child.kill("SIGINT");
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  await server.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
