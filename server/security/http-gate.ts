@@ -13,6 +13,7 @@ import { shareNonceWithNext } from "./headers.ts";
 import { isSafeMethod } from "./origin.ts";
 import { alreadyPairedPage, notPairedPage, pairFormPage, refusalPage } from "./pair-pages.ts";
 import { RefusalLog } from "./refusal-log.ts";
+import { lingerOnClose } from "./linger-close.ts";
 import { tutorMayCall, tutorTokenRefusal } from "./tutor-routes.ts";
 
 /** A pairing form or JSON body is a token and a name: 4 KB is far more than either. */
@@ -167,9 +168,9 @@ function refuseWith(
   res.setHeader("connection", "close");
   if (wantsHtml(req)) html(res, status, page ? page() : refusalPage("Refused", reason));
   else json(res, status, { error: reason });
-  // Stop reading what the client still sends: once the answer is flushed the socket is destroyed
-  // (Node would otherwise drain a refused 50 MB upload into the void first).
-  if (!req.complete) res.once("finish", () => req.socket.destroy());
+  // Stop reading what the client still sends soon after the answer (Node would otherwise drain a
+  // refused 50 MB upload into the void first), but not at once: linger-close.ts says why.
+  if (!req.complete) lingerOnClose(req.socket);
   return false;
 }
 
