@@ -1,10 +1,9 @@
 // Two StudyLoop servers with their own host ids sharing ONE SQLite file (as two hosts may on one
 // machine, or a container beside its host): the lease alone decides, as on PostgreSQL (hosts.spec.ts),
 // with real processes killed for real.
-import fs from "node:fs";
 import path from "node:path";
 import { test, expect, type APIRequestContext } from "@playwright/test";
-import { startServer, type StartedServer } from "./support/server";
+import { startServer, tutorsOf, type StartedServer } from "./support/server";
 import { sessionRow } from "./support/db";
 
 const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" };
@@ -23,23 +22,6 @@ async function host(hostId: string, database?: string): Promise<StartedServer> {
   });
   servers.push(server);
   return server;
-}
-
-/** Pids of the test tutors running in a server's data directory (its sessions' folders). */
-function tutorsOf(server: StartedServer): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmd.includes("test-tutor.mjs") && fs.realpathSync(`/proc/${entry}/cwd`).startsWith(fs.realpathSync(server.dataDir))) {
-        pids.push(Number(entry));
-      }
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return pids;
 }
 
 async function startOn(request: APIRequestContext, server: StartedServer): Promise<string> {

@@ -1,10 +1,9 @@
 // Several machines, one study history: StudyLoop servers with their own host ids (STUDYLOOP_HOST_ID)
 // sharing ONE real PostgreSQL started by the test (server/db/test-postgres.ts). Real processes,
 // killed for real, cut off from the database by a TCP proxy the test controls.
-import fs from "node:fs";
 import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
-import { startServer, type StartedServer } from "./support/server";
+import { startServer, tutorsOf, type StartedServer } from "./support/server";
 import { postgresAvailable, testPostgresUrl } from "../server/db/test-postgres.ts";
 import { startTcpProxy } from "../server/db/test-tcp-proxy.ts";
 
@@ -53,23 +52,6 @@ function database(url: string) {
         )
       ).rows[0]!.lapsed,
   };
-}
-
-/** Pids of the test tutors running in a server's data directory (its sessions' folders). */
-function tutorsOf(server: StartedServer): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmd.includes("test-tutor.mjs") && fs.realpathSync(`/proc/${entry}/cwd`).startsWith(fs.realpathSync(server.dataDir))) {
-        pids.push(Number(entry));
-      }
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return pids;
 }
 
 async function startOn(request: APIRequestContext, server: StartedServer): Promise<string> {

@@ -92,3 +92,20 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     },
   };
 }
+
+/** Pids of the test tutors running in a server's data directory (its sessions' folders). */
+export function tutorsOf(server: StartedServer): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (cmd.includes("test-tutor.mjs") && fs.realpathSync(`/proc/${entry}/cwd`).startsWith(fs.realpathSync(server.dataDir))) {
+        pids.push(Number(entry));
+      }
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return pids;
+}
