@@ -9,6 +9,7 @@ export const OUT_DIR: string;
 export const ENTRY: string;
 export const META: string;
 export function bundleVerdict(meta: unknown, entryExists: boolean, mtimeOf: (input: string) => number | undefined): BundleVerdict;
+export function loadsWithRequire(specifier: string, resolve: (specifier: string) => string): boolean;
 export function currentVerdict(): BundleVerdict;
 export function buildServerBundle(options?: { clean?: boolean }): Promise<string>;
 export function ensureServerBundle(): Promise<string>;

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ENTRY, META, ROOT, bundleVerdict, ensureServerBundle } from "../../scripts/server-bundle.mjs";
+import { createRequire } from "node:module";
+import { ENTRY, META, OUT_DIR, ROOT, bundleVerdict, ensureServerBundle, loadsWithRequire } from "../../scripts/server-bundle.mjs";
 
 describe("bundleVerdict", () => {
   const mtimes: Record<string, number> = { "server/a.ts": 100, "server/b.ts": 150 };
@@ -18,6 +19,19 @@ describe("bundleVerdict", () => {
     ["an input is gone (renamed, deleted)", { builtAt: 200, inputs: ["server/a.ts", "server/gone.ts"] }, true, "stale"],
   ])("%s: %s", (_name, meta, entryExists, verdict) => {
     expect(bundleVerdict(meta, entryExists, mtimeOf)).toBe(verdict);
+  });
+});
+
+describe("loadsWithRequire", () => {
+  const resolve = createRequire(path.join(ROOT, "package.json")).resolve;
+  it.each([
+    ["a .cjs entry for require (zod)", "zod", true],
+    ["a .js entry in a package without a type (Next.js)", "next", true],
+    ["a subpath of a CommonJS package (Prisma's runtime)", "@prisma/client/runtime/client", true],
+    ['a .js entry in a "type": "module" package (the ACP SDK)', "@agentclientprotocol/sdk", false],
+    ["a package that is not installed", "no-such-package-studyloop", false],
+  ])("%s", (_name, specifier, verdict) => {
+    expect(loadsWithRequire(specifier, resolve)).toBe(verdict);
   });
 });
 
@@ -53,5 +67,14 @@ describe("the compiled server", () => {
     fs.rmSync(dir, { recursive: true, force: true });
     expect(loaded).toContain(pathToFileURL(ENTRY).href);
     expect(loaded.filter((url) => /\/node_modules\/(tsx|typescript|esbuild)\/|\.tsx?$/.test(url))).toEqual([]);
+    // CommonJS packages are required, not imported (no export scan, no translation at every start).
+    const imported = fs
+      .readdirSync(OUT_DIR)
+      .filter((file) => file.endsWith(".js"))
+      .flatMap((file) =>
+        [...fs.readFileSync(path.join(OUT_DIR, file), "utf8").matchAll(/(?:from|import) "([^".][^"]*)";/g)].map((m) => m[1]),
+      )
+      .filter((specifier) => !specifier.startsWith("node:"));
+    expect([...new Set(imported)]).toEqual(["@agentclientprotocol/sdk"]);
   });
 });
