@@ -72,7 +72,7 @@ describe("the compiled server", () => {
       .readdirSync(OUT_DIR)
       .filter((file) => file.endsWith(".js"))
       .flatMap((file) =>
-        [...fs.readFileSync(path.join(OUT_DIR, file), "utf8").matchAll(/(?:from|import) "([^".][^"]*)";/g)].map((m) => m[1]),
+        [...fs.readFileSync(path.join(OUT_DIR, file), "utf8").matchAll(/(?:from|import) "([^".][^"]*)";/g)].map((m) => m[1]!),
       )
       .filter((specifier) => !specifier.startsWith("node:"));
     expect([...new Set(imported)]).toEqual(["@agentclientprotocol/sdk"]);

