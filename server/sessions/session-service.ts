@@ -71,6 +71,8 @@ export class SessionService implements SessionReader {
   private readonly keeper: SessionKeeper;
   private readonly starter: SessionStarter;
   private readonly viewers: Viewers;
+  /** The charts' totals built once at start (after an upgrade); a stop waits for it. */
+  private aggregatesBuilt: Promise<void> = Promise.resolve();
 
   constructor(deps: SessionServiceDeps) {
     this.events = deps.events ?? new SessionEvents();
@@ -235,7 +237,7 @@ export class SessionService implements SessionReader {
   async startBackgroundWork(): Promise<void> {
     await this.reconcileOpen();
     // After an upgrade the charts' day totals are built once from the history: now, not in the first request.
-    this.store.aggregates
+    this.aggregatesBuilt = this.store.aggregates
       .ensureBuilt()
       .catch((error: unknown) => this.ctx.log(`The charts' totals could not be built yet: ${String(error)}`));
     this.keeper.start();
@@ -245,6 +247,8 @@ export class SessionService implements SessionReader {
   async shutdown(): Promise<void> {
     this.viewers.closeAll();
     await this.keeper.shutdown();
+    // A stop right after start waits for the totals' one build (one transaction), not closing the database under it.
+    await this.aggregatesBuilt;
   }
 
   /** Resolves when no end is in flight (tests). */
