@@ -6,7 +6,9 @@
 // SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof") and STUDYLOOP_RECORDING_MAX_MB=0 pass through.
 import fs from "node:fs";
 import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
+import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/memory-report.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
 import { FLOOD, ROOT, shellArgs, workDir } from "./lib/targets.ts";
@@ -23,6 +25,8 @@ const MEMORY = process.env.SERVER_MEMORY === "1";
 const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
 /** BENCH_SETTLE_MS: wait this long after the last flood and measure again (the indexer catching up). */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
+/** BENCH_MEMORY_REPORT=0: no per-thread report (a server from before round 4 would die of the SIGUSR2). */
+const REPORT = process.env.BENCH_MEMORY_REPORT !== "0";
 
 /** The main thread's CPU profiler, through the inspector the server was started with. */
 async function inspector(output: string): Promise<{
@@ -81,6 +85,39 @@ async function inspector(output: string): Promise<{
   };
 }
 const TICKS = 100; // USER_HZ on Linux
+
+/**
+ * The server's own memory report (`kill -USR2`: server/diagnostics/memory-report.ts), per thread, in
+ * MiB, with what no isolate accounts for (RSS minus every heap's reserve and external memory: Node,
+ * V8, compiled code, the allocator's free pages).
+ */
+function memoryReport(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    const done = (line: string) => {
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      resolve(line);
+    };
+    const onData = (d: Buffer) => {
+      text += d.toString();
+      const at = text.indexOf(MEMORY_REPORT_PREFIX);
+      const end = at < 0 ? -1 : text.indexOf("\n", at);
+      if (end < 0) return;
+      type T = { heapUsed: number; heapTotal: number; newSpace: number; external: number };
+      const r = JSON.parse(text.slice(at + MEMORY_REPORT_PREFIX.length, end)) as { rss: number; main: T; mirrors: T[] };
+      const thread = (t: T) => `heap ${t.heapUsed}/${t.heapTotal} (new ${t.newSpace}), external ${t.external}`;
+      const held = [r.main, ...r.mirrors].reduce((sum, t) => sum + t.heapTotal + t.external, 0);
+      done(
+        `RSS ${r.rss}; main ${thread(r.main)}; ${r.mirrors.map((m, i) => `mirror ${i + 1} ${thread(m)}`).join("; ")}; native rest ${(r.rss - held).toFixed(1)}`,
+      );
+    };
+    if (!REPORT) return resolve("(not asked: BENCH_MEMORY_REPORT=0)");
+    const timer = setTimeout(() => done("(no memory report within 10 s)"), 10_000);
+    child.stdout!.on("data", onData);
+    child.kill("SIGUSR2");
+  });
+}
 
 /** CPU seconds (user + sys) of each thread of `pid`, by thread name. */
 function threadCpu(pid: number): Map<string, number> {
@@ -170,6 +207,7 @@ async function main(): Promise<void> {
     const profiler = PROFILE || MEMORY || SNAPSHOT ? await inspector(server.output()) : undefined;
     const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
     if (profiler) console.log(`main thread memory (MB), live: ${await profiler.memory()}`);
+    console.log(`memory (MiB), live: ${await memoryReport(server.child)}`);
     for (let n = 1; n <= FLOODS; n++) {
       const before = rssBytes(pid)!;
       if (PROFILE && n === 1) await profiler!.start();
@@ -193,6 +231,7 @@ async function main(): Promise<void> {
       console.log(
         `  server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
       );
+      console.log(`  memory (MiB) 3 s after: ${await memoryReport(server.child)}`);
       if (profiler) {
         console.log(`  main thread memory (MB) 3 s after: ${await profiler.memory()}`);
         await profiler.collect();
@@ -203,6 +242,7 @@ async function main(): Promise<void> {
     if (SETTLE_MS > 0) {
       await sleep(SETTLE_MS);
       console.log(`${SETTLE_MS / 1000} s after the last flood: RSS ${mb(rssBytes(pid)!)} MB`);
+      console.log(`  memory (MiB): ${await memoryReport(server.child)}`);
       if (profiler) console.log(`  main thread memory (MB): ${await profiler.memory()}`);
     }
     profiler?.close();

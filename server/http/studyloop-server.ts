@@ -25,6 +25,7 @@ import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 import { printable } from "../security/safe-text.ts";
 import { prepareNext, warmPages } from "./next-app.ts";
 import { ownRoute } from "./own-routes.ts";
+import { formatMemoryReport, memoryReport } from "../diagnostics/memory-report.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -176,9 +177,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       });
     }
 
+    // `kill -USR2 <pid>`: where the memory is, per thread (docs/performance.md; bench/server-flood.ts).
+    const reportMemory = () => void memoryReport().then((report) => log(formatMemoryReport(report)));
+    process.on("SIGUSR2", reportMemory);
+
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        process.off("SIGUSR2", reportMemory);
         study.stop();
         await sessions.shutdown();
         await record.stop();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CastEvent } from "./asciicast.ts";
-import { TranscriptBuilder, transcriptText, type TranscriptSegment } from "./transcript.ts";
+import { TranscriptBuilder, TranscriptLimits, transcriptText, type TranscriptSegment } from "./transcript.ts";
 
 const out = (time: number, data: string): CastEvent => ({ time, code: "o", data });
 
@@ -52,5 +52,32 @@ describe("TranscriptBuilder", () => {
     const text = transcriptText(segments);
     expect(text).toContain("x".repeat(50));
     expect(text).toContain("y".repeat(30));
+  });
+
+  it("keeps a long coloured flood exact: no escape sequence is cut into text, and the scrollback stays full, not growing", async () => {
+    // Coloured lines whose sequences straddle the builder's pieces, far more lines than its scrollback holds.
+    const count = TranscriptLimits.SCROLLBACK * 3;
+    const lines = Array.from({ length: count }, (_, i) => `\x1b[3${i % 8}mline ${i}\x1b[0m\x1b[s\x1b[30G#\x1b[u\x1b[2C\x1b[1D end`);
+    const all = lines.join("\r\n") + "\r\n";
+    const events: CastEvent[] = [];
+    for (let at = 0, t = 1; at < all.length; at += 4093, t++) events.push(out(t, all.slice(at, at + 4093)));
+    const builder = new TranscriptBuilder(40, 6);
+    await builder.feed(events);
+    // The replay terminal holds at most its screen and SCROLLBACK lines: the oldest are recycled.
+    const internals = builder as unknown as { term: { buffer: { normal: { length: number } } } };
+    expect(internals.term.buffer.normal.length).toBe(6 + TranscriptLimits.SCROLLBACK);
+    const text = transcriptText([...builder.take(), ...builder.finish()]);
+    // "line i", an empty cell, " end" (restored cursor, 2 right, 1 left), then "#" drawn at column 30.
+    const expected = Array.from({ length: count }, (_, i) => `line ${i}  end`.padEnd(29) + "#");
+    expect(text).toBe(expected.join("\n") + "\n");
+  });
+
+  it("keeps the lines printed after a terminal reset (RIS)", async () => {
+    const before = Array.from({ length: 30 }, (_, i) => `before ${i}`);
+    const after = Array.from({ length: 30 }, (_, i) => `after ${i}`);
+    const text = transcriptText(
+      await derive([out(1, before.join("\r\n") + "\r\n"), out(2, "\x1bc"), out(3, after.join("\r\n") + "\r\n$ ")]),
+    );
+    expect(text).toBe(`${before.join("\n")}\n${after.join("\n")}\n$\n`);
   });
 });

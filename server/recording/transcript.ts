@@ -13,28 +13,39 @@ const { Terminal } = headless;
 export { clock, transcriptText, type SegmentKind, type TranscriptSegment } from "../../common/transcript-text.ts";
 
 export const TranscriptLimits = {
-  /** Lines the replay terminal keeps above the screen; written down (and dropped) long before that. */
-  SCROLLBACK: 10_000,
-  /** Written-down scrollback is dropped past this many lines, so indices never shift under us. */
-  TRIM_AT_LINES: 2_000,
-  /** Chars fed to the terminal at once: at most this many new lines per write, far below SCROLLBACK. */
+  /**
+   * Lines the replay terminal keeps above the screen. Kept full, so xterm recycles the line that falls
+   * off the top for the next one instead of allocating a new one for every line of a flood (~1.8 kB at
+   * 150 columns, plus its objects); lines are written down after every write, long before they fall off.
+   */
+  SCROLLBACK: 4_096,
+  /** Chars fed to the terminal at once: at most this many new lines per write, never more than SCROLLBACK. */
   WRITE_CHARS: 4_096,
 } as const;
+
+/**
+ * The normal buffer's list of lines, which xterm does not expose: its trim event says how many lines
+ * left the top (recycled when the scrollback is full, erased by ED 3, dropped by a reflow).
+ */
+interface LineList {
+  onTrim(listener: (amount: number) => void): { dispose(): void };
+}
+type TerminalInternals = { _core: { buffers: { normal: { lines: LineList } } } };
 
 const ALT_SCREEN_MODES = new Set([47, 1047, 1049]);
 
 export class TranscriptBuilder {
   private readonly term: TerminalType;
   private readonly out: TranscriptSegment[] = [];
-  /** Lines of the normal buffer, from its top, already written down. */
+  /** Lines of the normal buffer, from its top, already written down (lines trimmed off the top move it up). */
   private emitted = 0;
-  /** Set by an ED 3 (scrollback erased) during a write: the lines above moved up by this many. */
-  private shift = 0;
+  /** The normal buffer's lines this builder counts trims of (a reset replaces them). */
+  private lines: LineList | undefined;
+  private trimWatch: { dispose(): void } | undefined;
   /** The time of the event before the one being replayed: its screen was shown until now. */
   private shownMs = 0;
   private lastMs = 0;
   private lastScreen = "";
-  private trimming = false;
   private finished = false;
 
   constructor(cols: number, rows: number) {
@@ -44,6 +55,7 @@ export class TranscriptBuilder {
     parser.registerCsiHandler({ prefix: "?", final: "l" }, (params) => this.beforeModeReset(params));
     parser.registerCsiHandler({ prefix: "?", final: "h" }, (params) => this.beforeModeReset(params));
     parser.registerEscHandler({ final: "c" }, () => this.beforeErase(2));
+    this.watchTrims();
   }
 
   /** Replays events in order (output and resizes; markers are not text). */
@@ -74,6 +86,7 @@ export class TranscriptBuilder {
       this.flushScrolled();
       if (this.term.buffer.active.type === "alternate") this.captureScreen();
       this.captureNormalScreen();
+      this.trimWatch?.dispose();
       this.term.dispose();
     }
     return this.take();
@@ -82,20 +95,26 @@ export class TranscriptBuilder {
   private write(data: string): Promise<void> {
     return new Promise((resolve) =>
       this.term.write(data, () => {
-        this.emitted = Math.max(0, this.emitted - this.shift);
-        this.shift = 0;
+        this.watchTrims();
         this.flushScrolled();
-        if (this.emitted <= TranscriptLimits.TRIM_AT_LINES || this.term.buffer.active.type !== "normal") return resolve();
-        // Drop the written-down scrollback (ED 3 clears only that), so the terminal never trims lines
-        // we have not read. Nothing else is queued behind it: the next write waits for this one.
-        this.trimming = true;
-        this.term.write("\x1b[3J", () => {
-          this.trimming = false;
-          this.emitted = 0;
-          resolve();
-        });
+        resolve();
       }),
     );
+  }
+
+  /**
+   * Follows the normal buffer's trims, so `emitted` keeps pointing below the lines written down. A
+   * reset (RIS) replaced the buffer: everything in the old one was written down just before it.
+   */
+  private watchTrims(): void {
+    const lines = (this.term as unknown as TerminalInternals)._core.buffers.normal.lines;
+    if (lines === this.lines) return;
+    if (this.lines) this.emitted = 0;
+    this.trimWatch?.dispose();
+    this.lines = lines;
+    this.trimWatch = lines.onTrim((amount) => {
+      this.emitted -= amount;
+    });
   }
 
   private resize(cols: number, rows: number): void {
@@ -109,14 +128,14 @@ export class TranscriptBuilder {
 
   /** CSI J (and RIS as 2): the screen or the scrollback is about to be erased. */
   private beforeErase(mode: number): boolean {
-    if (this.trimming) return false;
+    this.watchTrims();
     if (this.term.buffer.active.type === "alternate") {
       if (mode === 2 || mode === 3) this.captureScreen();
       return false;
     }
+    // ED 3 then trims the scrollback (written down here): `emitted` follows through the trim event.
     this.flushScrolled();
     if (mode === 2) this.captureNormalScreen();
-    if (mode === 3) this.shift += this.term.buffer.normal.baseY;
     return false;
   }
 
@@ -130,6 +149,8 @@ export class TranscriptBuilder {
   /** Lines that scrolled off the normal screen since last time. */
   private flushScrolled(): void {
     const buffer = this.term.buffer.normal;
+    // Below 0 only if lines fell off unread, which WRITE_CHARS <= SCROLLBACK rules out.
+    this.emitted = Math.max(0, this.emitted);
     if (buffer.baseY > this.emitted) {
       this.push("lines", this.readLines(buffer, this.emitted, buffer.baseY));
       this.emitted = buffer.baseY;

@@ -3,6 +3,7 @@
 import type { ScreenPreview } from "./screen-preview.ts";
 import type { MirrorSnapshot } from "./terminal-mirror.ts";
 import type { TerminalColours } from "./terminal-extras.ts";
+import type { ThreadMemory } from "../../diagnostics/thread-memory.ts";
 
 export interface MirrorWorkerData {
   readonly cols: number;
@@ -20,7 +21,9 @@ export type MirrorRequest =
   /** Colour queries after this are answered with these colours. */
   | { readonly type: "colours"; readonly colours: TerminalColours }
   | { readonly type: "snapshot"; readonly id: number; readonly excludeModes: boolean }
-  | { readonly type: "preview"; readonly id: number };
+  | { readonly type: "preview"; readonly id: number }
+  /** The worker's own memory, answered at once (not behind the writes). */
+  | { readonly type: "memory"; readonly id: number };
 
 /** From the worker. */
 export type MirrorReply =
@@ -30,5 +33,6 @@ export type MirrorReply =
   | { readonly type: "reply"; readonly data: string }
   | { readonly type: "snapshot"; readonly id: number; readonly snapshot: MirrorSnapshot }
   | { readonly type: "preview"; readonly id: number; readonly preview: ScreenPreview }
+  | { readonly type: "memory"; readonly id: number; readonly memory: ThreadMemory }
   /** A snapshot or preview could not be taken. */
   | { readonly type: "read-failed"; readonly id: number; readonly message: string };

@@ -1,7 +1,8 @@
 // The mirror on its worker thread keeps TerminalMirror's contract (exact snapshots, ordered resizes,
 // parse callbacks in order), and a worker that dies releases everyone waiting on it.
 import { afterEach, describe, expect, it } from "vitest";
-import { MirrorThread, MirrorUnavailableError } from "./mirror-thread.ts";
+import { MirrorThread, MirrorThreadLimits, MirrorUnavailableError, mirrorsMemory } from "./mirror-thread.ts";
+import { threadMemory } from "../../diagnostics/thread-memory.ts";
 import { MirrorDisposedError, TerminalMirror } from "./terminal-mirror.ts";
 
 const ESC = "\x1b[";
@@ -97,6 +98,22 @@ describe("MirrorThread", () => {
     await slow;
     thread.resize(10, 3);
     expect(thread.preview()).not.toBe(second);
+  });
+
+  it("reports its worker's own memory, in a young generation capped apart from the server's", async () => {
+    const thread = newThread(150, 50);
+    thread.write(lines(3_000, "flood"));
+    await thread.snapshot(); // parsed
+    const memory = await thread.memory();
+    // The scrollback's cells live outside the worker's heap (typed arrays); its young generation is its own.
+    expect(memory.heapUsed).toBeGreaterThan(0);
+    expect(memory.external).toBeGreaterThan(3_000 * 150 * 12);
+    expect(memory.newSpace).toBeLessThanOrEqual(MirrorThreadLimits.YOUNG_GENERATION_MB * 1024 * 1024);
+    expect(memory.external).not.toBe(threadMemory().external);
+    expect(await mirrorsMemory()).toContainEqual(expect.objectContaining({ external: expect.any(Number) as number }));
+    const live = (await mirrorsMemory()).length;
+    thread.dispose();
+    expect((await mirrorsMemory()).length).toBe(live - 1);
   });
 
   it("rejects waiting snapshots when disposed, and refuses reads afterwards", async () => {

@@ -11,6 +11,7 @@ import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-prot
 import type { ScreenPreview } from "./screen-preview.ts";
 import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./mirror-contract.ts";
 import type { TerminalColours } from "./terminal-extras.ts";
+import type { ThreadMemory } from "../../diagnostics/thread-memory.ts";
 
 export const MirrorThreadLimits = {
   /**
@@ -18,9 +19,32 @@ export const MirrorThreadLimits = {
    * the mirror can catch up in the gaps (a snapshot waits for it, and only a reattach asks for one).
    */
   NICE: 10,
+  /**
+   * The worker's young generation (V8's default grows to 32 MB). What a flood passes through it is
+   * short-lived (the posted chunk, the parser's strings): a small one costs more frequent scavenges on
+   * this thread and keeps ~30 MiB of RSS off every live session (docs/performance.md, round 4).
+   */
+  YOUNG_GENERATION_MB: 3,
+  /**
+   * The worker's old generation limit. Not a budget (a live mirror holds ~10-30 MB; serializing 10,000
+   * lines of 300 columns with every cell styled took 470 MB) but a smaller limit than the process's
+   * default (a quarter of the machine's memory) makes V8 collect at tens of MB instead of letting the
+   * flood's garbage pile up to 60-90 MB after each flood. Past it the worker stops and the mirror fails
+   * as when its worker dies (the session goes on; a reload cannot restore the screen).
+   */
+  OLD_GENERATION_MB: 1024,
 } as const;
 
 let workerSource: string | undefined;
+
+/** Every mirror not yet disposed: the memory report asks each worker for its own figures. */
+const liveMirrors = new Set<MirrorThread>();
+
+/** Each live mirror worker's own memory (a failed worker is left out). */
+export async function mirrorsMemory(): Promise<ThreadMemory[]> {
+  const all = await Promise.allSettled([...liveMirrors].map((m) => m.memory()));
+  return all.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+}
 
 /**
  * mirror-worker.ts bundled (with @xterm/headless) into one plain script, once per process. Worker threads
@@ -126,7 +150,14 @@ export class MirrorThread {
       ...(options.colours ? { colours: options.colours } : {}),
     };
     const log = options.log ?? console.error;
-    this.worker = new Worker(options.workerSource ?? mirrorWorkerSource(), { eval: true, workerData });
+    this.worker = new Worker(options.workerSource ?? mirrorWorkerSource(), {
+      eval: true,
+      workerData,
+      resourceLimits: {
+        maxYoungGenerationSizeMb: MirrorThreadLimits.YOUNG_GENERATION_MB,
+        maxOldGenerationSizeMb: MirrorThreadLimits.OLD_GENERATION_MB,
+      },
+    });
     // The worker must not keep a server (or a test) alive on its own.
     this.worker.unref();
     this.worker.on("message", (reply: MirrorReply) => this.handleReply(reply));
@@ -137,6 +168,7 @@ export class MirrorThread {
     this.worker.on("exit", (code) => {
       if (!this.disposed) this.fail(`its worker exited with code ${code}`);
     });
+    liveMirrors.add(this);
   }
 
   get cols(): number {
@@ -184,6 +216,11 @@ export class MirrorThread {
     return preview;
   }
 
+  /** The worker's own heap and external memory (its isolate is not the server's: see ThreadMemory). */
+  memory(): Promise<ThreadMemory> {
+    return this.read<ThreadMemory>((id) => ({ type: "memory", id }));
+  }
+
   /** Colour queries after everything written so far are answered with these colours. */
   setColours(colours: TerminalColours): void {
     if (this.disposed || this.failure) return;
@@ -203,6 +240,7 @@ export class MirrorThread {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    liveMirrors.delete(this);
     for (const pending of this.reads.values()) pending.reject(new MirrorDisposedError());
     this.reads.clear();
     this.writes.length = 0;
@@ -258,6 +296,9 @@ export class MirrorThread {
         return;
       case "preview":
         this.settleRead(reply.id, (pending) => pending.resolve(reply.preview));
+        return;
+      case "memory":
+        this.settleRead(reply.id, (pending) => pending.resolve(reply.memory));
         return;
       case "read-failed":
         this.settleRead(reply.id, (pending) => pending.reject(new MirrorUnavailableError(reply.message)));

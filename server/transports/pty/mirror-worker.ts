@@ -4,6 +4,7 @@ import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
 import { TerminalMirror } from "./terminal-mirror.ts";
+import { threadMemory } from "../../diagnostics/thread-memory.ts";
 
 const port = parentPort;
 if (!port) throw new Error("mirror-worker.ts runs as a worker thread (see mirror-thread.ts)");
@@ -75,6 +76,9 @@ port.on("message", (request: MirrorRequest) => {
       return;
     case "preview":
       answer(request.id, mirror.preview(), (preview) => ({ type: "preview", id: request.id, preview }));
+      return;
+    case "memory":
+      reply({ type: "memory", id: request.id, memory: threadMemory() });
       return;
   }
 });
