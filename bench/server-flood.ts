@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
-import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/memory-report.ts";
+import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
 import { FLOOD, ROOT, shellArgs, workDir } from "./lib/targets.ts";

@@ -3,15 +3,13 @@
 // own heap, and what neither accounts for is native: Node and V8 themselves, compiled code, the
 // allocator's free pages. bench/server-flood.ts reads this line after each flood.
 import { mirrorsMemory } from "../transports/pty/mirror-thread.ts";
-import { threadMemory, type ThreadMemory } from "./thread-memory.ts";
+import { MEMORY_REPORT_PREFIX, threadMemory, type ThreadMemory } from "./thread-memory.ts";
 
 export interface MemoryReport {
   readonly rss: number;
   readonly main: ThreadMemory;
   readonly mirrors: readonly ThreadMemory[];
 }
-
-export const MEMORY_REPORT_PREFIX = "Memory report (MiB): ";
 
 export async function memoryReport(): Promise<MemoryReport> {
   const mirrors = await mirrorsMemory();

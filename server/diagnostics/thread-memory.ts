@@ -14,6 +14,9 @@ export interface ThreadMemory {
   readonly arrayBuffers: number;
 }
 
+/** How the memory report's log line begins (memory-report.ts); bench/server-flood.ts looks for it. */
+export const MEMORY_REPORT_PREFIX = "Memory report (MiB): ";
+
 export function threadMemory(): ThreadMemory {
   const usage = process.memoryUsage();
   const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0;
