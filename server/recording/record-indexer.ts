@@ -18,7 +18,14 @@ import {
 } from "./record-files.ts";
 import { recorderRunning } from "./recorder-lock.ts";
 import { splitDoc, type NewDoc, type SearchIndex } from "./search-index.ts";
-import { TranscriptBuilder, type TranscriptSegment } from "./transcript.ts";
+import type { TranscriptBuilder, TranscriptSegment } from "./transcript.ts";
+
+/**
+ * transcript.ts with its headless xterm (~10 MB of RSS on the server's thread), loaded with the first
+ * recording to replay: a server with no terminal session never loads it.
+ */
+const newBuilder = async (cols: number, rows: number): Promise<TranscriptBuilder> =>
+  new (await import("./transcript.ts")).TranscriptBuilder(cols, rows);
 
 export const RecordIndexerLimits = {
   /**
@@ -80,7 +87,7 @@ export class RecordIndexer {
     for (const line of taken.lines) {
       if (!state.builder) {
         const cast = parseCast(line);
-        state.builder = new TranscriptBuilder(cast?.header.width ?? 80, cast?.header.height ?? 24);
+        state.builder = await newBuilder(cast?.header.width ?? 80, cast?.header.height ?? 24);
         continue;
       }
       const event = parseEventLine(line);
@@ -220,7 +227,7 @@ export async function deriveTranscript(
   let taken = takeLines(file, 0, bytes, pieceBytes);
   const cast = taken ? parseCast(taken.lines[0]!) : null;
   if (!taken || !cast) return null;
-  const builder = new TranscriptBuilder(cast.header.width, cast.header.height);
+  const builder = await newBuilder(cast.header.width, cast.header.height);
   const segments: TranscriptSegment[] = [];
   let lines = taken.lines.slice(1);
   for (;;) {
