@@ -1,6 +1,7 @@
 // The custom server: one Node http server on one port serving the Next.js app and socket.io.
 // It binds first (so a busy port fails before anything is written), then migrates, then starts Next.
 import http from "node:http";
+import v8 from "node:v8";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { PROJECT_ROOT, databaseFile } from "../config/paths.ts";
@@ -55,7 +56,17 @@ export interface RunningServer {
 /** The port is taken, or the address cannot be bound: a learner-facing refusal. */
 export class ListenError extends Error {}
 
+/**
+ * How far V8 lets the old generation grow past what survived its last full collection before the next
+ * one (V8's own factor is up to 4x when collections are fast). Under a flood the server's thread makes
+ * garbage at megabytes a second (socket.io frames, the replay ring, the recording's lines): a 50 MB
+ * flood peaked +170 MiB over live with V8's factor, +95 with 1.1x, for ~5% more CPU on that thread
+ * (docs/performance.md, round 4). A collector heuristic read at every collection, so it can be set now.
+ */
+export const HEAP_GROWING_PERCENT = 10;
+
 export async function serve(options: ServeOptions): Promise<RunningServer> {
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   // Log lines quote what clients sent (names, paths): escaped, so they cannot drive the terminal.
   const log = options.log ?? ((line: string) => console.log(printable(line, { keepNewlines: true })));
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse, csp: string) => void) | undefined;
