@@ -23,6 +23,8 @@ const FLOODS = Number(process.env.BENCH_FLOODS ?? 1);
 const MEMORY = process.env.SERVER_MEMORY === "1";
 /** SERVER_HEAP_SNAPSHOT=PREFIX: a heap snapshot of the main thread after each flood, PREFIX-N.heapsnapshot. */
 const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
+/** BENCH_BINARY=1: the viewer asks for output as bytes, as the page does (server/realtime/output-wire.ts). */
+const BINARY = process.env.BENCH_BINARY === "1";
 /** BENCH_SETTLE_MS: wait this long after the last flood and measure again (the indexer catching up). */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
 /** BENCH_MEMORY_REPORT=0: no per-thread report (a server from before round 4 would die of the SIGUSR2). */
@@ -189,16 +191,17 @@ async function main(): Promise<void> {
     let marks = 0;
     const waiters: { n: number; resolve: () => void }[] = [];
     socket.on("terminal:frame", (_id, frame) => {
-      if (frame.type !== "output" && frame.type !== "replay") return;
-      socket.emit("terminal:ack", { sessionId, chars: frame.data.length });
-      if ((text + frame.data).includes("\x1b]7777;done")) marks++;
-      text = frame.data.slice(-16);
+      if (frame.type !== "output" && frame.type !== "replay" && frame.type !== "output-bytes") return;
+      const data = frame.type === "output-bytes" ? Buffer.from(frame.bytes as Uint8Array).toString("utf8") : frame.data;
+      socket.emit("terminal:ack", { sessionId, chars: frame.type === "output-bytes" ? frame.chars : data.length });
+      if ((text + data).includes("\x1b]7777;done")) marks++;
+      text = data.slice(-16);
       for (const w of waiters.splice(0))
         if (marks >= w.n) w.resolve();
         else waiters.push(w);
     });
     await new Promise<void>((resolve, reject) =>
-      socket.emit("terminal:attach", { sessionId }, (r) => (r.ok ? resolve() : reject(new Error(r.error)))),
+      socket.emit("terminal:attach", { sessionId, binary: BINARY }, (r) => (r.ok ? resolve() : reject(new Error(r.error)))),
     );
     socket.emit("terminal:resize", { sessionId, cols: 150, rows: 50, device: "laptop" });
     socket.emit("terminal:fit", { sessionId });

@@ -47,6 +47,7 @@ class ReferenceViewer {
       return Promise.resolve();
     }
     if (frame.type === "packed-replay") throw new Error("This viewer did not ask for packed replays.");
+    if (frame.type === "output-bytes") throw new Error("This viewer did not ask for output as bytes.");
     if (frame.type === "replay") {
       this.term.reset();
       this.term.resize(frame.cols, frame.rows);

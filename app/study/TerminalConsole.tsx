@@ -143,10 +143,12 @@ export function TerminalConsole({
           setRestored(true);
         });
         lastSeq = frame.seq;
-      } else if (frame.type === "output") {
+      } else if (frame.type === "output" || frame.type === "output-bytes") {
         if (lastSeq !== undefined && frame.seq <= lastSeq) return;
         lastSeq = frame.seq;
-        term.write(frame.data, () => parsed(frame.data.length));
+        // Bytes (a large chunk, output-wire.ts): xterm.js parses UTF-8 as it is; acked as the chunk's chars.
+        if (frame.type === "output") term.write(frame.data, () => parsed(frame.data.length));
+        else term.write(new Uint8Array(frame.bytes), () => parsed(frame.chars));
       } else if (frame.type === "resize") {
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
         sizedFor = frame.sizedFor;
@@ -162,7 +164,11 @@ export function TerminalConsole({
     const release = keepAttached(socket, {
       sessionId: id,
       request: (ack) =>
-        socket.emit("terminal:attach", { sessionId: id, packed: true, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) }, ack),
+        socket.emit(
+          "terminal:attach",
+          { sessionId: id, packed: true, binary: true, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
+          ack,
+        ),
       onAttached: sendSize,
       setStatus,
       setError,

@@ -21,8 +21,20 @@ export type PackedReplayFrame = Omit<Extract<TerminalFrame, { type: "replay" }>,
   bytes: Uint8Array | ArrayBuffer;
 };
 
+/**
+ * An `output` chunk as sent to a page that asked for output as bytes (output-wire.ts): its UTF-8 as a
+ * binary attachment. `chars`: the chunk's length as a string, what the page acks.
+ */
+export interface OutputBytesFrame {
+  type: "output-bytes";
+  seq: number;
+  chars: number;
+  /** A Buffer when sent; an ArrayBuffer in the browser (a Buffer in Node's socket.io client). */
+  bytes: Uint8Array | ArrayBuffer;
+}
+
 /** A numbered piece of terminal output, the one replay that (re)attaching starts with, or a resize. */
-export type TerminalFrameView = TerminalFrame | PackedReplayFrame;
+export type TerminalFrameView = TerminalFrame | PackedReplayFrame | OutputBytesFrame;
 
 export type Ack<T> = (result: { ok: true; value: T } | { ok: false; status: number; error: string; session?: SessionView }) => void;
 
@@ -32,6 +44,8 @@ export interface AttachRequest {
   readonly sinceSeq?: number;
   /** Terminal pages: send the replay packed (a PackedReplayFrame) rather than as a string. */
   readonly packed?: boolean;
+  /** Terminal pages: send live output of some size as bytes (an OutputBytesFrame) rather than as a string. */
+  readonly binary?: boolean;
 }
 
 export interface ClientToServerEvents {

@@ -117,11 +117,11 @@ export function attachRealtime(
 
     socket.on(
       "terminal:attach",
-      attachWith(({ sessionId, sinceSeq, packed }) => {
+      attachWith(({ sessionId, sinceSeq, packed, binary }) => {
         // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
         const outbox = new TerminalOutbox(
           (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
-          { packReplays: packed === true, log },
+          { packReplays: packed === true, binaryOutput: binary === true, log },
         );
         return {
           view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),

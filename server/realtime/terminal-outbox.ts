@@ -6,6 +6,7 @@
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
 import type { TerminalFrameView } from "./events.ts";
 import { packReplay } from "./replay-wire.ts";
+import { outputOnWire } from "./output-wire.ts";
 
 type Item = TerminalFrameView | Promise<TerminalFrameView>;
 
@@ -19,6 +20,8 @@ export class TerminalOutbox {
     private readonly emit: (frame: TerminalFrameView) => void,
     private readonly options: {
       packReplays: boolean;
+      /** Output chunks of some size go as bytes (output-wire.ts). */
+      binaryOutput?: boolean;
       log: (line: string) => void;
       /** How a replay is packed (replay-wire.ts; a test gives its own to decide when packing ends). */
       pack?: (frame: Extract<TerminalFrame, { type: "replay" }>) => Promise<TerminalFrameView>;
@@ -26,8 +29,9 @@ export class TerminalOutbox {
   ) {}
 
   /** The session's `send`. */
-  readonly push = (frame: TerminalFrame): void => {
+  readonly push = (sessionFrame: TerminalFrame): void => {
     if (this.closed) return;
+    const frame = sessionFrame.type === "output" && this.options.binaryOutput ? outputOnWire(sessionFrame) : sessionFrame;
     if (frame.type === "replay" && this.options.packReplays) {
       // A packing failure (not expected) still delivers the replay, as text.
       this.queue.push((this.options.pack ?? packReplay)(frame).catch(() => frame));
