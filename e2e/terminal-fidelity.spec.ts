@@ -119,6 +119,10 @@ test("desktop and phone show the same cells as the live terminal through reloads
   await typeInTerminal(page, "lines 40\r");
   await expectTerminalToContain(page, "line 40");
   await expectSameScreen(page, reference, "desktop after typing");
+  // A flood of mixed ANSI reaches the page as bytes (output-wire.ts), the reference as strings.
+  await typeInTerminal(page, "flood 300\r");
+  await expectTerminalToContain(page, "flood done: 300 lines");
+  await expectSameScreen(page, reference, "desktop after a flood");
   const desktopSize = reference.resizes.at(-1);
 
   // The phone attaches late: the same cells, the size unchanged, and a cue that it is sized for the laptop.
