@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { chromium, type CDPSession, type Page } from "@playwright/test";
 import { sleep } from "./lib/proc.ts";
+import { TEXT_OUTPUT } from "./lib/text-output.ts";
 import { FLOOD, promptCount, startBare, startOurs, workDir, type Target } from "./lib/targets.ts";
 
 const [COLS, ROWS] = (process.env.BENCH_GEOMETRY ?? "150x50").split("x").map(Number) as [number, number];
@@ -78,14 +79,6 @@ async function traced(page: Page, cdp: CDPSession, name: string): Promise<void> 
       .join(", ")}`,
   );
 }
-
-/** Ours' page asking for output as strings: `binary` dropped from its socket.io attach request. */
-const TEXT_OUTPUT = `(() => {
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    return send.call(this, typeof data === "string" && data.includes('"terminal:attach"') ? data.replace(',"binary":true', "") : data);
-  };
-})();`;
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];

@@ -1,6 +1,7 @@
 // `npm run bench`: ours, wetty and the bare pipeline on the same work, in one run, in headless
 // Chromium; prints the table with ratios and writes the raw figures to bench/results/.
 // Everything runs on this machine and talks to 127.0.0.1 only. See docs/performance.md.
+import { TEXT_OUTPUT } from "./lib/text-output.ts";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -123,6 +124,8 @@ async function startTarget(browser: Browser, name: TargetName): Promise<Running>
   log(`${name}: server pid ${target.pid} at ${target.url}, ready in ${startupMs.toFixed(0)} ms`);
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ path: path.join(BENCH, "lib", "probe.js") });
+  // BENCH_TEXT_OUTPUT=1: ours' page takes output as strings, as before output went as bytes.
+  if (target.dataDir && process.env.BENCH_TEXT_OUTPUT === "1") await context.addInitScript(TEXT_OUTPUT);
   if (target.dataDir) {
     seedEndedSessions(target.dataDir);
     log(`${name}: seeded ${SEEDED_SESSIONS} ended sessions`);
