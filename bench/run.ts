@@ -1,7 +1,6 @@
 // `npm run bench`: ours, wetty and the bare pipeline on the same work, in one run, in headless
 // Chromium; prints the table with ratios and writes the raw figures to bench/results/.
 // Everything runs on this machine and talks to 127.0.0.1 only. See docs/performance.md.
-import { TEXT_OUTPUT } from "./lib/text-output.ts";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +21,7 @@ import {
 import { rssBytes, sleep } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS, type LoadResult } from "./lib/state-load.ts";
 import { renderTable, type Row } from "./lib/table.ts";
+import { TEXT_OUTPUT } from "./lib/text-output.ts";
 import { benchHistory, renderHistoryTable, type RouteFigure } from "./history.ts";
 import { BENCH, ROOT, startBare, startOurs, startWetty, workDir, type Target, type TargetName } from "./lib/targets.ts";
 
