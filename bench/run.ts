@@ -355,7 +355,7 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       ...fcp,
     },
     {
-      figure: `4. reattach, page load to interactive (attach acknowledged: typing reaches the shell; median of ${REATTACH_RUNS})`,
+      figure: `4. reattach, page load to interactive (attach acknowledged and terminal on the page; median of ${REATTACH_RUNS})`,
       unit: "ms",
       ...raInteractive,
       na: { wetty: noSnapshot, bare: noSnapshot },

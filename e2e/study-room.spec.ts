@@ -7,7 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { makeDataDir, startServer, type StartedServer } from "./support/server";
 import { withDb } from "./support/db";
 import { open } from "./support/page";
-import { expectTerminalToContain } from "./support/terminal";
+import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 interface Size {
   readonly name: string;
@@ -286,6 +286,27 @@ test.describe("the study room", () => {
     expect(
       withDb(server.dataDir, (db) => (db.prepare("SELECT topic FROM study_sessions WHERE id = ?").get(id) as { topic: string }).topic),
     ).toBe(long);
+  });
+
+  test("typing while the page is still connecting is held and reaches the tutor in order once attached", async ({ browser }) => {
+    const { page, check } = await watchedPage(browser, DESKTOP);
+    await startSession(page, server.url, "held keys");
+    // The page's socket.io connection waits for `release`: the terminal is on the page, not yet attached.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.routeWebSocket(/\/socket\.io\//, async (ws) => {
+      await released;
+      ws.connectToServer();
+    });
+    await open(page, `${server.url}/study`);
+    await expect(page.getByTestId("console-status")).toHaveText("connecting");
+    await typeInTerminal(page, "held one\r");
+    await page.keyboard.type("held two\r");
+    release();
+    await expect(page.getByTestId("console-status")).toHaveText("live");
+    await expectTerminalToContain(page, /you said: held one[\s\S]*you said: held two/);
+    await expect(page.getByText(/not attached/i)).toHaveCount(0);
+    check();
   });
 });
 

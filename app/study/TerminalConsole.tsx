@@ -25,6 +25,7 @@ import { fitView, sizeCue } from "./terminal-fit";
 import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
+import { InputGate } from "./input-gate";
 
 export function TerminalConsole({
   session,
@@ -159,6 +160,10 @@ export function TerminalConsole({
       if (sessionId === id) setError(message);
     };
 
+    // Typing before the attach is acknowledged waits for it (input-gate.ts).
+    const held = new InputGate<{ data: string; binary?: boolean }>((typed) => socket.emit("terminal:input", { sessionId: id, ...typed }));
+    const onDisconnect = () => held.detached();
+    socket.on("disconnect", onDisconnect);
     socket.on("terminal:frame", onFrame);
     socket.on("terminal:error", onTerminalError);
     const release = keepAttached(socket, {
@@ -169,19 +174,22 @@ export function TerminalConsole({
           { sessionId: id, packed: true, binary: true, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
           ack,
         ),
-      onAttached: sendSize,
+      onAttached: () => {
+        held.attached();
+        sendSize();
+      },
       setStatus,
       setError,
       onEnded,
     });
 
     keys.connect({
-      send: (data) => socket.emit("terminal:input", { sessionId: id, data }),
+      send: (data) => held.push({ data }),
       applicationCursor: () => term.modes.applicationCursorKeysMode,
     });
     const input = term.onData((data) => keys.typed(data));
     // Mouse reports in the default (X10) encoding: bytes, not text.
-    const binary = term.onBinary((data) => socket.emit("terminal:input", { sessionId: id, data, binary: true }));
+    const binary = term.onBinary((data) => held.push({ data, binary: true }));
     const stopPhone = supportPhone(socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
@@ -201,6 +209,7 @@ export function TerminalConsole({
       release();
       socket.off("terminal:frame", onFrame);
       socket.off("terminal:error", onTerminalError);
+      socket.off("disconnect", onDisconnect);
       socket.emit("terminal:detach", { sessionId: id });
       term.dispose();
     };

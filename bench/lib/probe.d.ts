@@ -27,11 +27,14 @@ interface BenchProbe {
   marks: BenchMark[];
   echo: { t0: number; parsedAt: number | null; renderedAt: number | null } | null;
   ctrlc: { t0: number } | null;
-  restore: { parsedAt: number; renderedAt: number | null; lines: number } | null;
-  writes: { max: number; maxBytes: number; count: number };
+  /** `written`: what the terminal was given until the restore was parsed (the snapshot, in pieces). */
+  restore: { parsedAt: number; renderedAt: number | null; lines: number; written: number } | null;
+  writes: { max: number; maxBytes: number; count: number; total: number };
   attachSentAt: number | null;
   /** When the server acknowledged the page's attach: typing reaches the agent from then on. */
   attachAckAt: number | null;
+  /** When the terminal rendered its first frame: it is on the page, typing can go to it. */
+  openedAt: number | null;
   /** Bytes (and messages) received over WebSockets from the attach request to the restore parsed. */
   wire: { bytes: number; messages: number };
   /** When the server-rendered screen was painted, and whether it showed the text waited for. */

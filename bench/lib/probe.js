@@ -11,8 +11,8 @@
 // - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
 // - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
 //   pipeline's part of a reattach can be told from the page load's;
-// - attachAckAt: when the server acknowledged that attach: from then on typing reaches the agent (a key
-//   sent before it is refused: the server handles input only from an attached viewer);
+// - attachAckAt: when the server acknowledged that attach (the page holds typing until then);
+// - openedAt: when the terminal rendered its first frame (it is on the page: typing can go to it);
 // - wire: bytes the page's WebSockets received from the attach request until the restored scrollback
 //   was parsed (the snapshot as it travels: compressed when the server compresses it);
 // - previewPaint: when the server-rendered screen (ours: rows marked elementtiming="screen-preview")
@@ -25,9 +25,10 @@
     echo: null,
     ctrlc: null,
     restore: null,
-    writes: { max: 0, maxBytes: 0, count: 0 },
+    writes: { max: 0, maxBytes: 0, count: 0, total: 0 },
     attachSentAt: null,
     attachAckAt: null,
+    openedAt: null,
     wire: { bytes: 0, messages: 0 },
     previewPaint: null,
   };
@@ -98,7 +99,9 @@
     for (let i = buffer.length - 1; i >= Math.max(0, buffer.length - term.rows - 1); i--) {
       const line = buffer.getLine(i);
       if (line && line.translateToString(true).includes(wanted.text)) {
-        bench.restore = { parsedAt: performance.now(), renderedAt: null, lines: buffer.length };
+        // What this terminal was given until now: the snapshot (ours writes it in pieces), in bytes
+        // when it came as bytes (chars when as a string).
+        bench.restore = { parsedAt: performance.now(), renderedAt: null, lines: buffer.length, written: bench.writes.total };
         afterRender(bench.restore);
         if (received) setTimeout(measureWire, 0);
         return;
@@ -120,6 +123,7 @@
       checkRestore(term);
     });
     term.onRender(() => {
+      bench.openedAt ??= performance.now();
       if (bench.pendingRender.length === 0) return;
       const now = performance.now();
       for (const record of bench.pendingRender) record.renderedAt = now;
@@ -129,6 +133,7 @@
     term.write = (data, callback) => {
       const chars = typeof data === "string" ? data.length : data.byteLength;
       bench.writes.count++;
+      bench.writes.total += chars;
       if (chars > bench.writes.max) {
         bench.writes.max = chars;
         bench.writes.maxBytes = typeof data === "string" ? new TextEncoder().encode(data).length : chars;

@@ -99,11 +99,13 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
     path.join(dataDir, "studyloop.config.json"),
     JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }, null, 2),
   );
+  // STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness).
+  const root = process.env.STUDYLOOP_ROOT ?? ROOT;
   const started = await startProcess(
     process.execPath,
-    [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
+    [path.join(root, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
     {
-      cwd: ROOT,
+      cwd: root,
       env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
       ready: /running at (http:\/\/\S+)/,
       name: "StudyLoop",
