@@ -3,6 +3,12 @@ import type { CardView } from "@/server/cards/card-view";
 
 export type Answer<T> = { ok: true; data: T } | { ok: false; error: string; status: number };
 
+const UNREACHABLE = {
+  ok: false,
+  status: 0,
+  error: "Could not reach the StudyLoop server: check the connection and try again.",
+} as const;
+
 export async function callCards<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<Answer<T>> {
   try {
     const res = await fetch(path, {
@@ -11,11 +17,12 @@ export async function callCards<T>(path: string, init: { method?: string; body?:
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       cache: "no-store",
     });
-    const data = (await res.json().catch(() => ({}))) as T & { error?: string };
-    if (res.ok) return { ok: true, data };
-    return { ok: false, status: res.status, error: data.error ?? `The server refused (HTTP ${res.status}). Try again.` };
+    const data = (await res.json().catch(() => undefined)) as (T & { error?: string }) | undefined;
+    // A 2xx whose body did not arrive whole (the server stopped mid-answer) is not an answer.
+    if (res.ok) return data === undefined ? UNREACHABLE : { ok: true, data };
+    return { ok: false, status: res.status, error: data?.error ?? `The server refused (HTTP ${res.status}). Try again.` };
   } catch {
-    return { ok: false, status: 0, error: "Could not reach the StudyLoop server: check the connection and try again." };
+    return UNREACHABLE;
   }
 }
 

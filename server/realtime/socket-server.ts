@@ -8,6 +8,7 @@ import { toApiError } from "../api/api-error.ts";
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
+import { hangUp } from "./hang-up.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
 import { TerminalOutbox } from "./terminal-outbox.ts";
 import { sendWithinBudget } from "./viewer-budget.ts";
@@ -242,9 +243,8 @@ export function attachRealtime(
       sessions.off("changed", schedulePush);
       await pushing;
       await studyLoop.close();
-      io.disconnectSockets(true);
       // Not io.close(): that also closes the http server, which the custom server owns.
-      io.engine.close();
+      await hangUp(io);
     },
   };
 }
