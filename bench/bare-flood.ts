@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     });
     let tail = "";
     let done: (() => void) | undefined;
+    let frames = 0;
     ws.onmessage = (event) => {
+      frames++;
       const data = String(event.data);
       ws.send(`a${data.length}`);
       if ((tail + data).includes("\x1b]7777;done")) done?.();
@@ -42,12 +44,13 @@ async function main(): Promise<void> {
     await sleep(2_000);
     const before = cpuSeconds(bare.pid);
     const t0 = performance.now();
+    const framesBefore = frames;
     const finished = new Promise<void>((resolve) => (done = resolve));
     ws.send(`i${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r`);
     await finished;
     const seconds = (performance.now() - t0) / 1000;
     console.log(
-      `bare: ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s; server CPU ${(cpuSeconds(bare.pid) - before).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(2)}`,
+      `bare: ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s; server CPU ${(cpuSeconds(bare.pid) - before).toFixed(2)} s; ${frames - framesBefore} frames; load average ${os.loadavg()[0]!.toFixed(2)}`,
     );
     ws.close();
   } finally {

@@ -130,7 +130,8 @@ function threadCpu(pid: number): Map<string, number> {
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
-      const key = tid === String(pid) ? "main" : name;
+      // BENCH_THREADS=1: each thread apart (the mirror worker and V8's helpers are all "node").
+      const key = tid === String(pid) ? "main" : process.env.BENCH_THREADS === "1" ? `${name}#${tid}` : name;
       out.set(key, (out.get(key) ?? 0) + seconds);
     } catch {
       // the thread ended meanwhile
@@ -189,9 +190,11 @@ async function main(): Promise<void> {
     });
     let text = "";
     let marks = 0;
+    let frames = 0;
     const waiters: { n: number; resolve: () => void }[] = [];
     socket.on("terminal:frame", (_id, frame) => {
       if (frame.type !== "output" && frame.type !== "replay" && frame.type !== "output-bytes") return;
+      frames++;
       const data = frame.type === "output-bytes" ? Buffer.from(frame.bytes as Uint8Array).toString("utf8") : frame.data;
       socket.emit("terminal:ack", { sessionId, chars: frame.type === "output-bytes" ? frame.chars : data.length });
       if ((text + data).includes("\x1b]7777;done")) marks++;
@@ -218,6 +221,7 @@ async function main(): Promise<void> {
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid) ?? 0)), 50);
       const t0 = performance.now();
+      const framesBefore = frames;
       const done = new Promise<void>((resolve) => waiters.push({ n: marks + 1, resolve }));
       socket.emit("terminal:input", { sessionId, data: `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r` });
       await done;
@@ -229,7 +233,7 @@ async function main(): Promise<void> {
       const rssAfter = rssBytes(pid)!;
       const cpu = diff(cpuAfter, cpuBefore).sort((a, b) => b[1] - a[1]);
       console.log(
-        `flood ${n}: ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s (${(FLOOD_BYTES / 1e6 / seconds).toFixed(2)} MB/s); RSS live ${mb(rssLive)} MB, before ${mb(before)} MB, peak ${mb(peak)} MB (+${mb(peak - rssLive)} over live), 3 s after ${mb(rssAfter)} MB`,
+        `flood ${n}: ${FLOOD_BYTES / 1e6} MB in ${seconds.toFixed(2)} s (${(FLOOD_BYTES / 1e6 / seconds).toFixed(2)} MB/s); RSS live ${mb(rssLive)} MB, before ${mb(before)} MB, peak ${mb(peak)} MB (+${mb(peak - rssLive)} over live), 3 s after ${mb(rssAfter)} MB; ${frames - framesBefore} output frames`,
       );
       console.log(
         `  server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
@@ -251,6 +255,8 @@ async function main(): Promise<void> {
     profiler?.close();
     socket.close();
   } finally {
+    // SERVER_LOG=FILE: what the server printed (its last 100 kB), to see what it logs during a flood.
+    if (process.env.SERVER_LOG) fs.writeFileSync(process.env.SERVER_LOG, server.output());
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

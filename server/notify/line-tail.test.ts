@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { lineOf, tailStart } from "./line-tail.ts";
-import { TerminalWatch } from "./terminal-watch.ts";
+import { FEED_MS, TerminalWatch } from "./terminal-watch.ts";
 import { DEFAULT_WAIT_RULE } from "./input-wait.ts";
 
 /** The notifier's line readers as they read everything, char by char (terminal-watch.ts, input-wait.ts). */
@@ -112,6 +112,59 @@ describe("TerminalWatch's log", () => {
         expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected);
       }
       watch.dispose();
+    }
+  });
+
+  it("keeps the same when a flood's chunks are taken in together", () => {
+    const next = random(12);
+    for (let round = 0; round < 40; round++) {
+      const watch = new TerminalWatch(
+        DEFAULT_WAIT_RULE,
+        () => undefined,
+        () => round,
+      );
+      const reader = new Reader(300, false);
+      for (let chunk = 0; chunk < 8; chunk++) {
+        const t = text(next, Math.floor(next() * 1200));
+        watch.feed(t); // not read back in between: the chunks wait to be taken in as one
+        reader.read(t);
+      }
+      const expected = reader.current.trim() ? [...reader.lines, reader.current] : reader.lines;
+      expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected);
+      watch.dispose();
+    }
+  });
+});
+
+describe("TerminalWatch's verdicts", () => {
+  it("tells of a bell once, when the output that rang it is taken in (within FEED_MS)", () => {
+    vi.useFakeTimers();
+    try {
+      const verdicts: unknown[] = [];
+      const watch = new TerminalWatch(DEFAULT_WAIT_RULE, (v) => verdicts.push(v));
+      watch.feed("Ready to go on?");
+      watch.feed("\x07");
+      watch.feed("\x1b]0;title\x07"); // an OSC's terminator is not a bell
+      expect(verdicts).toEqual([]);
+      vi.advanceTimersByTime(FEED_MS);
+      expect(verdicts).toEqual([{ kind: "waiting", reason: "bell", line: "Ready to go on?" }]);
+      watch.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("says nothing of output fed after it was disposed", () => {
+    vi.useFakeTimers();
+    try {
+      const verdicts: unknown[] = [];
+      const watch = new TerminalWatch(DEFAULT_WAIT_RULE, (v) => verdicts.push(v));
+      watch.feed("ding\x07");
+      watch.dispose();
+      vi.advanceTimersByTime(10_000);
+      expect(verdicts).toEqual([]);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -1,5 +1,7 @@
 // Watches one terminal session's output for the notifier: bells and "waiting for input" (input-wait.ts)
-// with a timer for the silence, and a short log of the lines printed, for the away digest.
+// with a timer for the silence, and a short log of the lines printed, for the away digest. Output is
+// taken in every FEED_MS, not chunk by chunk: under a flood the log then walks the last lines of the
+// whole batch once instead of every chunk's (docs/performance.md, round 5), and what it keeps is the same.
 import { InputWaitDetector, type WaitRule, type WaitVerdict } from "./input-wait.ts";
 import { TerminalScanner } from "./terminal-scan.ts";
 import { lineOf } from "./line-tail.ts";
@@ -8,6 +10,8 @@ import { lineOf } from "./line-tail.ts";
 const LOG_LINES = 300;
 /** Longest line kept, in characters. */
 const LINE_MAX_CHARS = 400;
+/** Milliseconds output waits to be taken in with what follows it: how late a bell can be noticed. */
+export const FEED_MS = 50;
 
 export class TerminalWatch {
   private readonly scanner = new TerminalScanner();
@@ -16,6 +20,10 @@ export class TerminalWatch {
   private current = "";
   private carriage = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Output not taken in yet, and when the last of it came. */
+  private pending: string[] = [];
+  private pendingAt = 0;
+  private feedTimer: NodeJS.Timeout | undefined;
   private disposed = false;
 
   constructor(
@@ -26,18 +34,17 @@ export class TerminalWatch {
     this.detector = new InputWaitDetector(rule);
   }
 
+  /** Output as it comes: taken in within FEED_MS, together with whatever comes meanwhile. */
   feed(data: string): void {
     if (this.disposed) return;
-    const at = this.now();
-    const { text, bells } = this.scanner.scan(data);
-    this.log(text, at);
-    const verdict = this.detector.output(text, bells, at);
-    if (verdict) this.onVerdict(verdict);
-    this.schedule();
+    this.pending.push(data);
+    this.pendingAt = this.now();
+    this.feedTimer ??= setTimeout(() => this.takeIn(), FEED_MS);
   }
 
   /** Lines printed after `since` (ms), the line being written included. */
   linesSince(since: number): { at: number; text: string }[] {
+    this.takeIn();
     const out = this.lines.filter((l) => l.at > since);
     return this.current.trim() ? [...out, { at: this.now(), text: this.current }] : out;
   }
@@ -45,6 +52,23 @@ export class TerminalWatch {
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.feedTimer) clearTimeout(this.feedTimer);
+    this.pending = [];
+  }
+
+  /** Takes in the output fed since the last time: scans it, logs its lines, asks the detector. */
+  private takeIn(): void {
+    if (this.feedTimer) clearTimeout(this.feedTimer);
+    this.feedTimer = undefined;
+    if (this.disposed || this.pending.length === 0) return;
+    const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
+    const at = this.pendingAt;
+    const { text, bells } = this.scanner.scan(data);
+    this.log(text, at);
+    const verdict = this.detector.output(text, bells, at);
+    if (verdict) this.onVerdict(verdict);
+    this.schedule();
   }
 
   private schedule(): void {

@@ -36,6 +36,16 @@ describe("output as bytes", () => {
     }
   });
 
+  it("encodes a chunk once for all its viewers, and a new chunk anew", () => {
+    const chunk = { type: "output" as const, seq: 3, data: "x".repeat(2048) };
+    const first = outputOnWire(chunk, 1024);
+    expect(outputOnWire(chunk, 1024)).toBe(first); // the second viewer gets the same bytes
+    const next = outputOnWire({ type: "output", seq: 4, data: "y".repeat(2048) }, 1024);
+    expect(next).not.toBe(first);
+    expect(next).toMatchObject({ seq: 4, chars: 2048 });
+    expect(Buffer.from((first as { bytes: Uint8Array }).bytes).toString("utf8")).toBe(chunk.data);
+  });
+
   for (const recording of loadRecordings()) {
     it(`puts ${recording.name} on the page exactly, and the page acks every char`, async () => {
       const reference = new ReferenceTerminal(recording.cols, recording.rows);

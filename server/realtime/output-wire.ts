@@ -14,8 +14,14 @@ export const OutputWire = {
 
 type OutputFrame = Extract<TerminalFrame, { type: "output" }>;
 
-/** Pure: the frame as it goes on the wire to a page that takes output as bytes. */
+/** The last chunk encoded: every viewer of a session gets the same frame, encoded once for all of them. */
+let last: { frame: OutputFrame; wire: OutputBytesFrame } | undefined;
+
+/** The frame as it goes on the wire to a page that takes output as bytes (the bytes are shared: never changed). */
 export function outputOnWire(frame: OutputFrame, minChars: number = OutputWire.BYTES_FROM_CHARS): OutputFrame | OutputBytesFrame {
   if (frame.data.length < minChars) return frame;
-  return { type: "output-bytes", seq: frame.seq, chars: frame.data.length, bytes: Buffer.from(frame.data, "utf8") };
+  if (last?.frame === frame) return last.wire;
+  const wire: OutputBytesFrame = { type: "output-bytes", seq: frame.seq, chars: frame.data.length, bytes: Buffer.from(frame.data, "utf8") };
+  last = { frame, wire };
+  return wire;
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { castMarkers, parseCast } from "./asciicast.ts";
-import { CastWriter } from "./cast-writer.ts";
+import { CastWriter, CastWriterLimits, coalesce, type Pending } from "./cast-writer.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-cast-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -76,5 +76,58 @@ describe("CastWriter's clock", () => {
     const cast = parseCast(fs.readFileSync(f, "utf8"))!;
     expect(cast.header.timestamp).toBe(Math.floor(startedAtMs / 1000));
     expect(cast.events[0]!.time).toBeGreaterThanOrEqual(5);
+  });
+
+  it("writes the same file whether a flood's chunks are written in one batch or one by one", async () => {
+    // The batch is encoded to UTF-8 at once; near the limit it is measured line by line: same lines.
+    const chunks = Array.from({ length: 300 }, (_, i) => `\x1b[3${i % 8}mzeile ${i} ö 漢 🙂\x1b[0m\r\n`);
+    const batched = file();
+    const a = CastWriter.open(batched, { cols: 80, rows: 24, maxBytes: 1_000_000, startedAtMs: 0 });
+    for (const c of chunks) a.output(c);
+    await a.close("ended");
+    const text = parseCast(fs.readFileSync(batched, "utf8"))!;
+    expect(
+      text.events
+        .filter((e) => e.code === "o")
+        .map((e) => e.data)
+        .join(""),
+    ).toBe(chunks.join(""));
+    expect(a.bytes).toBe(fs.statSync(batched).size);
+  });
+});
+
+describe("coalesce", () => {
+  const o = (ms: number, data: string): Pending => ({ ms, code: "o", data });
+  it.each<[string, Pending[], [number, string, string][]]>([
+    ["chunks closer than COALESCE_MS join, at the first one's time", [o(0, "a"), o(3, "b"), o(7, "c")], [[0, "o", "abc"]]],
+    [
+      "a gap of COALESCE_MS starts a new event",
+      [o(0, "a"), o(CastWriterLimits.COALESCE_MS, "b")],
+      [
+        [0, "o", "a"],
+        [8, "o", "b"],
+      ],
+    ],
+    [
+      "a resize or marker in between is kept in its place",
+      [o(0, "a"), { ms: 1, code: "r", data: "90x30" }, o(2, "b")],
+      [
+        [0, "o", "a"],
+        [1, "r", "90x30"],
+        [2, "o", "b"],
+      ],
+    ],
+    [
+      "an event stays within COALESCE_MAX_CHARS",
+      [o(0, "x".repeat(16_000)), o(1, "y".repeat(1_000))],
+      [
+        [0, "o", "x".repeat(16_000)],
+        [1, "o", "y".repeat(1_000)],
+      ],
+    ],
+  ])("%s", (_name, batch, expected) => {
+    const before = batch.map((e) => e.data);
+    expect(coalesce(batch).map((e) => [e.ms, e.code, e.data])).toEqual(expected);
+    expect(batch.map((e) => e.data)).toEqual(before); // the batch itself is not changed
   });
 });

@@ -27,7 +27,7 @@ export interface CastWriterOptions {
   readonly onFlushed?: (bytes: number) => void;
 }
 
-interface Pending {
+export interface Pending {
   ms: number;
   code: CastCode;
   data: string;
@@ -104,13 +104,13 @@ export class CastWriter {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0 || this.closed) return this.writing;
-    const text = this.encode(batch);
+    const bytes = this.encode(batch);
     const upTo = this.written;
-    if (text.length > 0) {
+    if (bytes.length > 0) {
       this.writing = this.writing.then(
         () =>
           new Promise<void>((resolve) => {
-            fs.write(this.fd, text, null, "utf8", (error) => {
+            fs.write(this.fd, bytes, 0, bytes.length, null, (error) => {
               if (error) this.options.log?.(`Could not write the recording ${this.file}: ${error.message}`);
               else this.options.onFlushed?.(upTo);
               resolve();
@@ -136,46 +136,65 @@ export class CastWriter {
     this.timer ??= setTimeout(() => void this.flush(), CastWriterLimits.FLUSH_MS);
   }
 
-  /** The batch as event lines, output chunks joined; stops (with its marker) at the size limit. */
-  private encode(batch: Pending[]): string {
-    const lines: string[] = [];
-    const add = (event: Pending) => {
-      const line = encodeEvent({ time: castTime(event.ms), code: event.code, data: event.data });
-      const bytes = Buffer.byteLength(line);
+  /**
+   * The batch as event lines (UTF-8), output chunks joined; stops (with its marker) at the size limit.
+   * Encoded to UTF-8 once for the whole batch: a flood's megabytes are not measured line by line and
+   * then encoded again by the write (docs/performance.md, round 5). Only a batch that would cross the
+   * limit is measured line by line, to cut it at a whole line.
+   */
+  private encode(batch: Pending[]): Buffer {
+    const events = coalesce(batch);
+    const lines = events.map(eventLine);
+    const all = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(""), "utf8");
+    if (this.written + all.length <= this.options.maxBytes) {
+      this.written += all.length;
+      return all;
+    }
+    const kept: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const bytes = Buffer.byteLength(lines[i]!);
       if (this.written + bytes > this.options.maxBytes) {
         const stop = encodeEvent({
-          time: castTime(event.ms),
+          time: castTime(events[i]!.ms),
           code: "m",
           data: `recording stopped: it reached its ${sizeWords(this.options.maxBytes)} limit`,
         });
-        lines.push(stop);
+        kept.push(stop);
         this.written += Buffer.byteLength(stop);
         this.full = true;
-        return false;
+        this.pending = [];
+        break;
       }
-      lines.push(line);
+      kept.push(lines[i]!);
       this.written += bytes;
-      return true;
-    };
-    let joined: Pending | undefined;
-    for (const event of batch) {
-      if (
-        joined &&
-        event.code === "o" &&
-        event.ms - joined.ms < CastWriterLimits.COALESCE_MS &&
-        joined.data.length + event.data.length <= CastWriterLimits.COALESCE_MAX_CHARS
-      ) {
-        joined.data += event.data;
-        continue;
-      }
-      if (joined && !add(joined)) return lines.join("");
-      joined = event.code === "o" ? { ...event } : undefined;
-      if (!joined && !add(event)) return lines.join("");
     }
-    if (joined) add(joined);
-    if (this.full) this.pending = [];
-    return lines.join("");
+    return Buffer.from(kept.join(""), "utf8");
   }
+}
+
+const eventLine = (event: Pending) => encodeEvent({ time: castTime(event.ms), code: event.code, data: event.data });
+
+/**
+ * Pure: the batch with runs of output chunks closer than COALESCE_MS (and within COALESCE_MAX_CHARS)
+ * joined into one event, at the first chunk's time; resizes and markers as they are, in order.
+ */
+export function coalesce(batch: readonly Pending[]): Pending[] {
+  const out: Pending[] = [];
+  let joined: Pending | undefined;
+  for (const event of batch) {
+    if (
+      joined &&
+      event.code === "o" &&
+      event.ms - joined.ms < CastWriterLimits.COALESCE_MS &&
+      joined.data.length + event.data.length <= CastWriterLimits.COALESCE_MAX_CHARS
+    ) {
+      joined.data += event.data;
+      continue;
+    }
+    joined = event.code === "o" ? { ...event } : undefined;
+    out.push(joined ?? event);
+  }
+  return out;
 }
 
 /** 200 MB, 2 kB: the limit as the learner set it. */

@@ -19,7 +19,24 @@ import type { TranscriptSegment } from "./transcript.ts";
 export const LearningRecordLimits = {
   /** Milliseconds between index turns of a live session: how soon a printed word can be found. */
   INDEX_MS: 2_000,
+  /**
+   * Turns in a row a flood may put its session's index off (see indexTurnDue): how stale the index of
+   * a session that never stops printing can get, INDEX_MS each.
+   */
+  MAX_DEFERRED_TURNS: 15,
 } as const;
+
+/**
+ * Pure: whether a live session's index turn runs now. Not while its recording grew by more than a
+ * turn takes in since the last turn (RecordIndexerLimits.TURN_MAX_BYTES): that is a flood, and the
+ * turn's transcript parse and search inserts would run on the thread that serves the flood to the
+ * page, for an index that could not keep up anyway. The turns resume when it calms down (a tutor's
+ * kilobytes a second are indexed as they come), or after MAX_DEFERRED_TURNS in a row; what was
+ * put off is taken in then, or at the end, in the same order: the transcript is the same.
+ */
+export function indexTurnDue(grewBytes: number, deferredTurns: number): boolean {
+  return grewBytes <= RecordIndexerLimits.TURN_MAX_BYTES || deferredTurns >= LearningRecordLimits.MAX_DEFERRED_TURNS;
+}
 
 export interface LearningRecordOptions {
   readonly db: Db;
@@ -37,6 +54,9 @@ interface Recording {
   readonly index: LiveIndex | null;
   readonly chat: LiveChat | null;
   facts: StudyFacts;
+  /** The recording's size at the last index turn, and the turns put off since (indexTurnDue). */
+  turnBytes: number;
+  deferredTurns: number;
   /** One turn at a time per session: indexing, markers and the end never overlap. */
   turn: Promise<void>;
 }
@@ -132,6 +152,8 @@ export class LearningRecord {
       index: terminal ? this.indexer.live(sessionId, writer.file, startMs) : null,
       chat: terminal ? null : this.indexer.liveChat(sessionId, new Date(startMs)),
       facts: NO_FACTS,
+      turnBytes: 0,
+      deferredTurns: 0,
       turn: Promise.resolve(),
     };
     this.recordings.set(sessionId, recording);
@@ -167,6 +189,13 @@ export class LearningRecord {
 
   private indexTurn(): void {
     for (const recording of this.recordings.values()) {
+      if (recording.index) {
+        const bytes = recording.writer.bytes;
+        const due = indexTurnDue(bytes - recording.turnBytes, recording.deferredTurns);
+        recording.turnBytes = bytes;
+        recording.deferredTurns = due ? 0 : recording.deferredTurns + 1;
+        if (!due) continue;
+      }
       void this.enqueue(recording, async () => {
         if (recording.index) {
           await recording.writer.flush();
