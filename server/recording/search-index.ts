@@ -4,7 +4,7 @@
 import type { Db } from "../db/client.ts";
 import { providerOf } from "../db/provider-of.ts";
 import { searchWords, snippetAround } from "./search-query.ts";
-import { searchSql, SESSION_SCAN_PAGE, type SearchSql } from "./search-sql.ts";
+import { searchSql, SESSION_SCAN_PAGE, SESSION_WINDOW, type PagedListSql, type SearchSql, type WindowListSql } from "./search-sql.ts";
 
 export type SearchKind = "topic" | "summary" | "mark" | "parked" | "transcript" | "chat";
 
@@ -72,7 +72,11 @@ export function splitDoc(text: string, max = DOC_MAX_CHARS): string[] {
 export class SearchIndex {
   private readonly sql: SearchSql;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** PostgreSQL's list search: how many newest sessions are looked at before the whole index (tests set it small). */
+    private readonly sessionWindow = SESSION_WINDOW,
+  ) {
     this.sql = searchSql(providerOf(db));
   }
 
@@ -100,21 +104,30 @@ export class SearchIndex {
 
   /**
    * The newest sessions with a match (of one topic, when given): the history list's search, which
-   * shows sessions newest first. Bounded by what is shown, not by the history's size: the newest
-   * matching documents (the index walks them newest first, a page at a time) name `limit` sessions;
-   * the answer can only hold sessions started since the oldest of those, and every document of those
-   * was written after that session's first one, so a second pass over the matches from there is exact.
+   * shows sessions newest first. Bounded by what is shown or by the word's matches, never by the
+   * history's size (search-sql.ts's ListSearchSql says how each database does it).
    */
   async sessionIds(query: string, options: { limit?: number; topic?: string } = {}): Promise<string[]> {
     const words = searchWords(query);
     if (words.length === 0) return [];
     const limit = Math.max(1, Math.floor(options.limit ?? 100));
+    const list = this.sql.list;
+    return list.by === "pages" ? this.byPages(list, words, options.topic, limit) : this.byWindow(list, words, options.topic, limit);
+  }
+
+  /**
+   * The newest matching documents (the index walks them newest first, a page at a time) name `limit`
+   * sessions; the answer can only hold sessions started since the oldest of those, and every
+   * document of those was written after that session's first one, so a second pass over the matches
+   * from there is exact.
+   */
+  private async byPages(sql: PagedListSql, words: string[], topic: string | undefined, limit: number): Promise<string[]> {
     // 1. Newest matching documents, a page at a time, until they name `limit` sessions (or run out).
     const found = new Set<string>();
     let before = Number.MAX_SAFE_INTEGER;
     let exhausted = false;
     while (found.size < limit && !exhausted) {
-      const rows = await this.db.$queryRaw<{ id: string; doc: number | bigint }[]>(this.sql.matchingPage(words, options.topic, before));
+      const rows = await this.db.$queryRaw<{ id: string; doc: number | bigint }[]>(sql.matchingPage(words, topic, before));
       for (const r of rows) found.add(r.id);
       exhausted = rows.length < SESSION_SCAN_PAGE;
       if (rows.length > 0) before = Number(rows[rows.length - 1]!.doc);
@@ -122,12 +135,23 @@ export class SearchIndex {
     let candidates = [...found];
     if (!exhausted) {
       // 2. Every match since the first document of the oldest session named above.
-      const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(this.sql.firstDocSince(candidates));
-      const rows = await this.db.$queryRaw<{ id: string }[]>(this.sql.matchingSince(words, options.topic, Number(first[0]?.first ?? 0)));
+      const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(sql.firstDocSince(candidates));
+      const rows = await this.db.$queryRaw<{ id: string }[]>(sql.matchingSince(words, topic, Number(first[0]?.first ?? 0)));
       candidates = [...new Set(rows.map((r) => r.id))];
     }
     if (candidates.length === 0) return [];
-    const rows = await this.db.$queryRaw<{ id: string }[]>(this.sql.newestSessions(candidates, options.topic, limit));
+    const rows = await this.db.$queryRaw<{ id: string }[]>(sql.newestSessions(candidates, topic, limit));
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The newest `window` sessions first: when `limit` of them match, they are the answer (nothing
+   * older can come before them). Otherwise every match, read through the index, names the answer.
+   */
+  private async byWindow(sql: WindowListSql, words: string[], topic: string | undefined, limit: number): Promise<string[]> {
+    const recent = await this.db.$queryRaw<{ id: string }[]>(sql.inWindow(words, topic, limit, this.sessionWindow));
+    if (recent.length >= limit) return recent.map((r) => r.id);
+    const rows = await this.db.$queryRaw<{ id: string }[]>(sql.fromIndex(words, topic, limit));
     return rows.map((r) => r.id);
   }
 
