@@ -74,7 +74,7 @@ export class SearchIndex {
 
   constructor(
     private readonly db: Db,
-    /** PostgreSQL's list search: how many newest sessions are looked at before the whole index (tests set it small). */
+    /** PostgreSQL's list search with a topic: how many newest sessions are looked at before the whole index (tests set it small). */
     private readonly sessionWindow = SESSION_WINDOW,
   ) {
     this.sql = searchSql(providerOf(db));
@@ -105,14 +105,16 @@ export class SearchIndex {
   /**
    * The newest sessions with a match (of one topic, when given): the history list's search, which
    * shows sessions newest first. Bounded by what is shown or by the word's matches, never by the
-   * history's size (search-sql.ts's ListSearchSql says how each database does it).
+   * history's size (search-sql.ts says how each database does it).
    */
   async sessionIds(query: string, options: { limit?: number; topic?: string } = {}): Promise<string[]> {
     const words = searchWords(query);
     if (words.length === 0) return [];
     const limit = Math.max(1, Math.floor(options.limit ?? 100));
-    const list = this.sql.list;
-    return list.by === "pages" ? this.byPages(list, words, options.topic, limit) : this.byWindow(list, words, options.topic, limit);
+    const { pages, topicWindow } = this.sql;
+    return options.topic && topicWindow
+      ? this.byWindow(topicWindow, words, options.topic, limit)
+      : this.byPages(pages, words, options.topic, limit);
   }
 
   /**
@@ -148,7 +150,7 @@ export class SearchIndex {
    * The newest `window` sessions first: when `limit` of them match, they are the answer (nothing
    * older can come before them). Otherwise every match, read through the index, names the answer.
    */
-  private async byWindow(sql: WindowListSql, words: string[], topic: string | undefined, limit: number): Promise<string[]> {
+  private async byWindow(sql: WindowListSql, words: string[], topic: string, limit: number): Promise<string[]> {
     const recent = await this.db.$queryRaw<{ id: string }[]>(sql.inWindow(words, topic, limit, this.sessionWindow));
     if (recent.length >= limit) return recent.map((r) => r.id);
     const rows = await this.db.$queryRaw<{ id: string }[]>(sql.fromIndex(words, topic, limit));

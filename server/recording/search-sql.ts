@@ -3,9 +3,10 @@
 // (prisma/postgresql/migrations/20261203010000_history_and_search), ranked by a BM25-like score of
 // how often each word occurs against the document's length. Both match every word literally, as a
 // case-insensitive substring. Queries are Prisma.sql templates, so placeholders follow the provider.
-// The history list's search differs by database (ListSearchSql): FTS5 hands out its matches newest
-// first, so SQLite pages through them; a GIN index has no order, so PostgreSQL looks among the
-// newest sessions first and otherwise reads every match through the index.
+// The history list's search pages through the matches newest first. With a topic, PostgreSQL looks
+// among the topic's newest sessions instead, then reads every match through the index: its walk of
+// the matches newest first (the primary key, a GIN index has no order) read every document when
+// the topic had few or none.
 import { Prisma } from "../db/generated/client.ts";
 import type { Provider } from "../db/database-target.ts";
 import { isTrigramWord, likePattern, planSearch } from "./search-query.ts";
@@ -21,12 +22,12 @@ export const RANKED_MATCHES = 1_000;
 export const SESSION_SCAN_PAGE = 500;
 
 /**
- * PostgreSQL's list search looks for its matches among this many newest sessions (of the topic)
- * first: a word in many sessions is found there, at a cost bounded by the window. Otherwise every
- * match is read through the trigram index, at a cost bounded by the word's matches, never by
- * walking every document (a topic with no match walked all 285,000 at 50,000 sessions: 380 ms).
+ * PostgreSQL's list search with a topic looks among this many newest sessions of the topic first:
+ * a word in many of them is found there, at a cost bounded by the window. Otherwise every match is
+ * read through the trigram index, at a cost bounded by the word's matches, never by walking every
+ * document (a topic with no match walked all 285,000 at 50,000 sessions: 380 ms).
  */
-export const SESSION_WINDOW = 500;
+export const SESSION_WINDOW = 200;
 
 export interface MomentOptions {
   readonly limit: number;
@@ -37,14 +38,13 @@ export interface SearchSql {
   /** Best matches first. Columns: session_id, kind, at_ms, source_id, text, topic, started_at. */
   moments(words: readonly string[], options: MomentOptions): Prisma.Sql;
   /** How the history list finds its newest sessions with a match (search-index.ts's sessionIds). */
-  readonly list: ListSearchSql;
+  readonly pages: PagedListSql;
+  /** PostgreSQL, with a topic: the newest sessions of the topic first, else every match through the index. */
+  readonly topicWindow?: WindowListSql;
 }
 
-export type ListSearchSql = PagedListSql | WindowListSql;
-
-/** SQLite: pages of the matches, newest first, then every match since the oldest session they name. */
+/** Pages of the matches, newest first, then every match since the oldest session they name. */
 export interface PagedListSql {
-  readonly by: "pages";
   /** A page of matching documents (id = session, doc), newest first, below `before`. */
   matchingPage(words: readonly string[], topic: string | undefined, before: number): Prisma.Sql;
   /** Every matching document from `from` on (id = session). */
@@ -55,13 +55,12 @@ export interface PagedListSql {
   firstDocSince(ids: readonly string[]): Prisma.Sql;
 }
 
-/** PostgreSQL: the newest sessions first (a window), else every match through the index. */
+/** The newest sessions first (a window), else every match through the index. */
 export interface WindowListSql {
-  readonly by: "window";
-  /** The newest `limit` sessions (of a topic) with a match among the newest `window` (id). */
-  inWindow(words: readonly string[], topic: string | undefined, limit: number, window: number): Prisma.Sql;
-  /** The newest `limit` sessions (of a topic) with a match, from every match (id). */
-  fromIndex(words: readonly string[], topic: string | undefined, limit: number): Prisma.Sql;
+  /** The newest `limit` sessions of a topic with a match among its newest `window` (id). */
+  inWindow(words: readonly string[], topic: string, limit: number, window: number): Prisma.Sql;
+  /** The newest `limit` sessions of a topic with a match, from every match (id). */
+  fromIndex(words: readonly string[], topic: string, limit: number): Prisma.Sql;
 }
 
 const and = (parts: Prisma.Sql[]) => (parts.length ? Prisma.sql` AND ${Prisma.join(parts, " AND ")}` : Prisma.empty);
@@ -69,7 +68,6 @@ const ofTopic = (topic: string | undefined) =>
   topic ? Prisma.sql` JOIN study_sessions s ON s.id = d.session_id AND s.topic = ${topic}` : Prisma.empty;
 
 const sqlitePaged: PagedListSql = {
-  by: "pages",
   matchingPage(words, topic, before) {
     const { sql, doc } = sqliteMatching(words, topic);
     return Prisma.sql`${sql} AND ${doc} < ${before} ORDER BY ${doc} DESC LIMIT ${SESSION_SCAN_PAGE}`;
@@ -91,7 +89,7 @@ const sqlitePaged: PagedListSql = {
 };
 
 const sqlite: SearchSql = {
-  list: sqlitePaged,
+  pages: sqlitePaged,
   moments(words, { limit, excludeSessionId }) {
     const plan = planSearch(words.join(" "))!;
     const filters = plan.likes.map((like) => Prisma.sql`d.text LIKE ${like} ESCAPE '\\'`);
@@ -114,21 +112,10 @@ const sqlite: SearchSql = {
 function sqliteMatching(words: readonly string[], topic: string | undefined): { sql: Prisma.Sql; doc: Prisma.Sql } {
   const plan = planSearch(words.join(" "))!;
   const likes = and(plan.likes.map((like) => Prisma.sql`d.text LIKE ${like} ESCAPE '\\'`));
-  if (plan.match && topic) {
-    // A topic's sessions and their documents off covering indexes, each document looked up in the
-    // index's matches (read once, without their rows): walking the matches newest first instead read
-    // every match's row when the topic had none (99 ms at 50,000 sessions).
-    const doc = Prisma.raw("d.id");
-    return {
-      sql: Prisma.sql`SELECT d.session_id AS id, ${doc} AS doc FROM study_sessions s CROSS JOIN search_docs d ON d.session_id = s.id
-        WHERE s.topic = ${topic} AND d.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${plan.match})${likes}`,
-      doc,
-    };
-  }
   if (plan.match) {
     const doc = Prisma.raw("search_fts.rowid");
     return {
-      sql: Prisma.sql`SELECT d.session_id AS id, ${doc} AS doc FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
+      sql: Prisma.sql`SELECT d.session_id AS id, ${doc} AS doc FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid${ofTopic(topic)}
         WHERE search_fts MATCH ${plan.match}${likes}`,
       doc,
     };
@@ -158,15 +145,35 @@ function pgScore(words: readonly string[]): Prisma.Sql {
   return Prisma.join(terms, " + ");
 }
 
+const postgresPaged: PagedListSql = {
+  matchingPage(words, topic, before) {
+    return Prisma.sql`SELECT d.session_id AS id, d.id AS doc FROM search_docs d${ofTopic(topic)}
+      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id < ${before}::bigint ORDER BY d.id DESC LIMIT ${SESSION_SCAN_PAGE}`;
+  },
+  matchingSince(words, topic, from) {
+    return Prisma.sql`SELECT d.session_id AS id FROM search_docs d${ofTopic(topic)}
+      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id >= ${from}::bigint`;
+  },
+  newestSessions(ids, topic, limit) {
+    return Prisma.sql`SELECT id FROM study_sessions WHERE id = ANY(${[...ids]}::text[])${
+      topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty
+    } ORDER BY started_at DESC LIMIT ${limit}`;
+  },
+  firstDocSince(ids) {
+    // LATERAL keeps this order (a plain join was hashed over every document): the sessions off the
+    // started_at index, then each one's documents off the session_id index.
+    return Prisma.sql`SELECT min(f.first) AS first FROM study_sessions s
+      CROSS JOIN LATERAL (SELECT min(d.id) AS first FROM search_docs d WHERE d.session_id = s.id) f
+      WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id = ANY(${[...ids]}::text[]))`;
+  },
+};
+
 const postgresWindow: WindowListSql = {
-  by: "window",
   inWindow(words, topic, limit, window) {
-    // The newest sessions off the (topic, started_at) index (ordered by both, or PostgreSQL walks the
-    // started_at index past every other topic's) or the started_at index; each one's documents off
-    // the session_id index.
+    // The topic's newest sessions off the (topic, started_at) index (ordered by both, or PostgreSQL
+    // walks the started_at index past every other topic's), each one's documents off the session_id index.
     return Prisma.sql`SELECT s.id FROM (
-        SELECT id, started_at FROM study_sessions${topic ? Prisma.sql` WHERE topic = ${topic}` : Prisma.empty}
-        ORDER BY ${topic ? Prisma.raw("topic DESC, ") : Prisma.empty}started_at DESC LIMIT ${window}
+        SELECT id, started_at FROM study_sessions WHERE topic = ${topic} ORDER BY topic DESC, started_at DESC LIMIT ${window}
       ) s WHERE EXISTS (SELECT 1 FROM search_docs d WHERE d.session_id = s.id AND ${Prisma.join(pgFilters(words), " AND ")})
       ORDER BY s.started_at DESC LIMIT ${limit}`;
   },
@@ -174,13 +181,14 @@ const postgresWindow: WindowListSql = {
     // MATERIALIZED: the matches are read once through the trigram index (a bitmap scan), never by a
     // walk of the sessions that looks up each one's documents.
     return Prisma.sql`WITH m AS MATERIALIZED (SELECT DISTINCT d.session_id FROM search_docs d WHERE ${Prisma.join(pgFilters(words), " AND ")})
-      SELECT s.id FROM m JOIN study_sessions s ON s.id = m.session_id${topic ? Prisma.sql` AND s.topic = ${topic}` : Prisma.empty}
+      SELECT s.id FROM m JOIN study_sessions s ON s.id = m.session_id AND s.topic = ${topic}
       ORDER BY s.started_at DESC LIMIT ${limit}`;
   },
 };
 
 const postgresql: SearchSql = {
-  list: postgresWindow,
+  pages: postgresPaged,
+  topicWindow: postgresWindow,
   moments(words, { limit, excludeSessionId }) {
     const filters = pgFilters(words);
     if (excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${excludeSessionId}`);

@@ -294,8 +294,8 @@ describe.each(testProviders())("on %s", (provider) => {
     };
 
     it("finds the newest sessions with a match past a page of matching documents, early and late documents too", async () => {
-      // PostgreSQL looks among the newest sessions first, then through the whole index: a window of
-      // 3 takes the second way for nearly every case here, the default the first for many.
+      // With a topic, PostgreSQL looks among its newest sessions first, then through the whole index: a
+      // window of 3 takes the second way for nearly every case here, the default the first for many.
       const indexes = [new SearchIndex(core.db), new SearchIndex(core.db, 3)];
       const ids: string[] = [];
       // 700 sessions, each with its topic indexed as it is written: more matches of "basics" than a page.
