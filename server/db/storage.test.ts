@@ -73,4 +73,13 @@ describe.runIf(postgresAvailable())("openStorage on PostgreSQL (real PostgreSQL)
     expect(again.applied).toEqual([]);
     await again.close();
   });
+
+  it("connects without JIT compiling (a long plan compiled for longer than it ran)", async () => {
+    const storage = await openStorage({ provider: "postgresql", url: await testPostgresUrl() });
+    try {
+      expect(await storage.db.$queryRawUnsafe("SHOW jit")).toEqual([{ jit: "off" }]);
+    } finally {
+      await storage.close();
+    }
+  });
 });
