@@ -3,6 +3,9 @@
 // `npm run build`, rebuilt here first when missing or older than its sources: scripts/server-bundle.mjs);
 // `studyloop web --dev` runs the TypeScript sources through tsx instead, for hot reload. Either way in
 // this same process, so the PID a learner or a test holds is the server's own.
+import { holdYoungGeneration } from "./young-generation.js";
+
+holdYoungGeneration();
 const argv = process.argv.slice(2);
 let main;
 if (argv[0] === "web" && argv.includes("--dev")) {
