@@ -47,7 +47,7 @@ export interface SearchSql {
 export interface PagedListSql {
   /** A page of matching documents (id = session, doc), newest first, below `before`. */
   matchingPage(words: readonly string[], topic: string | undefined, before: number): Prisma.Sql;
-  /** Every matching document from `from` on (id = session). */
+  /** The sessions of every matching document from `from` on, each once (id): a common word matches thousands of documents. */
   matchingSince(words: readonly string[], topic: string | undefined, from: number): Prisma.Sql;
   /** These sessions (of a topic), newest first (id). */
   newestSessions(ids: readonly string[], topic: string | undefined, limit: number): Prisma.Sql;
@@ -74,7 +74,7 @@ const sqlitePaged: PagedListSql = {
   },
   matchingSince(words, topic, from) {
     const { sql, doc } = sqliteMatching(words, topic);
-    return Prisma.sql`${sql} AND ${doc} >= ${from}`;
+    return Prisma.sql`SELECT DISTINCT id FROM (${sql} AND ${doc} >= ${from})`;
   },
   newestSessions(ids, topic, limit) {
     return Prisma.sql`SELECT id FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))${
@@ -151,7 +151,7 @@ const postgresPaged: PagedListSql = {
       WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id < ${before}::bigint ORDER BY d.id DESC LIMIT ${SESSION_SCAN_PAGE}`;
   },
   matchingSince(words, topic, from) {
-    return Prisma.sql`SELECT d.session_id AS id FROM search_docs d${ofTopic(topic)}
+    return Prisma.sql`SELECT DISTINCT d.session_id AS id FROM search_docs d${ofTopic(topic)}
       WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id >= ${from}::bigint`;
   },
   newestSessions(ids, topic, limit) {
