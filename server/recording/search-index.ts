@@ -139,7 +139,7 @@ export class SearchIndex {
       // 2. Every match since the first document of the oldest session named above.
       const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(sql.firstDocSince(candidates));
       const rows = await this.db.$queryRaw<{ id: string }[]>(sql.matchingSince(words, topic, Number(first[0]?.first ?? 0)));
-      candidates = rows.map((r) => r.id);
+      candidates = [...new Set(rows.map((r) => r.id))];
     }
     if (candidates.length === 0) return [];
     const rows = await this.db.$queryRaw<{ id: string }[]>(sql.newestSessions(candidates, topic, limit));
