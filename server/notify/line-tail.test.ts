@@ -95,8 +95,12 @@ describe("tailStart", () => {
 });
 
 describe("TerminalWatch's log", () => {
-  it("keeps what a char-by-char reader of every chunk keeps", () => {
-    const next = random(11);
+  // Read back after every chunk, or only at the end: a flood's chunks then wait to be taken in as one.
+  it.each([
+    { name: "keeps what a char-by-char reader of every chunk keeps", seed: 11, chunks: 5, readEach: true },
+    { name: "keeps the same when a flood's chunks are taken in together", seed: 12, chunks: 8, readEach: false },
+  ])("$name", ({ seed, chunks, readEach }) => {
+    const next = random(seed);
     for (let round = 0; round < 40; round++) {
       const watch = new TerminalWatch(
         DEFAULT_WAIT_RULE,
@@ -104,33 +108,14 @@ describe("TerminalWatch's log", () => {
         () => round,
       );
       const reader = new Reader(300, false);
-      for (let chunk = 0; chunk < 5; chunk++) {
+      const expected = () => (reader.current.trim() ? [...reader.lines, reader.current] : reader.lines);
+      for (let chunk = 0; chunk < chunks; chunk++) {
         const t = text(next, Math.floor(next() * 1200));
         watch.feed(t);
         reader.read(t);
-        const expected = reader.current.trim() ? [...reader.lines, reader.current] : reader.lines;
-        expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected);
+        if (readEach) expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected());
       }
-      watch.dispose();
-    }
-  });
-
-  it("keeps the same when a flood's chunks are taken in together", () => {
-    const next = random(12);
-    for (let round = 0; round < 40; round++) {
-      const watch = new TerminalWatch(
-        DEFAULT_WAIT_RULE,
-        () => undefined,
-        () => round,
-      );
-      const reader = new Reader(300, false);
-      for (let chunk = 0; chunk < 8; chunk++) {
-        const t = text(next, Math.floor(next() * 1200));
-        watch.feed(t); // not read back in between: the chunks wait to be taken in as one
-        reader.read(t);
-      }
-      const expected = reader.current.trim() ? [...reader.lines, reader.current] : reader.lines;
-      expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected);
+      expect(watch.linesSince(-1).map((l) => l.text)).toEqual(expected());
       watch.dispose();
     }
   });

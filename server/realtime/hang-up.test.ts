@@ -4,8 +4,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
-import { io as connect, type Socket as ClientSocket } from "socket.io-client";
+import type { Socket as ClientSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectedClient } from "./test-client.ts";
 import { hangUp } from "./hang-up.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -27,15 +28,7 @@ async function start(): Promise<{ url: string; io: Server; closes: string[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, io, closes };
 }
 
-async function client(url: string): Promise<ClientSocket> {
-  const socket = connect(url, { transports: ["websocket"], reconnection: false, forceNew: true });
-  cleanups.push(() => void socket.disconnect());
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return socket;
-}
+const client = (url: string): Promise<ClientSocket> => connectedClient(url, cleanups);
 
 describe("hangUp", () => {
   it("tells each client it is disconnected and lets it close its connection itself", async () => {

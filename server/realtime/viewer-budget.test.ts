@@ -3,8 +3,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server, type Socket } from "socket.io";
-import { io as connect, type Socket as ClientSocket } from "socket.io-client";
+import type { Socket as ClientSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectedClient } from "./test-client.ts";
 import { overBudget, sendWithinBudget, unsentBytes } from "./viewer-budget.ts";
 
 const LIMIT = 1024 * 1024;
@@ -29,15 +30,7 @@ async function start(): Promise<{ url: string; io: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, io };
 }
 
-async function client(url: string): Promise<ClientSocket> {
-  const socket = connect(url, { transports: ["websocket"], reconnection: false, forceNew: true });
-  cleanups.push(() => void socket.disconnect());
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return socket;
-}
+const client = (url: string): Promise<ClientSocket> => connectedClient(url, cleanups);
 
 /** Sends CHUNKs to the server-side socket until it is dropped or `total` bytes went out; yields between sends. */
 async function flood(socket: Socket, total: number): Promise<{ sent: number; dropped: boolean; maxUnsent: number }> {
