@@ -8,6 +8,7 @@
 // Output goes through process.stdout with backpressure, in 64 KB writes, so the program runs at the
 // pace the terminal's reader allows.
 import fs from "node:fs";
+import { pathToFileURL } from "node:url";
 
 const ESC = "\x1b[";
 const RESET = `${ESC}0m`;
@@ -65,11 +66,14 @@ async function floodLines(count) {
   await write(`${batch}\x1b]7777;lines\x07`);
 }
 
-const bytes = arg("bytes");
-const lines = arg("lines");
-if (bytes) await floodBytes(Number(bytes), arg("stamp"));
-else if (lines) await floodLines(Number(lines));
-else {
-  process.stderr.write("usage: flood.mjs --bytes N [--stamp FILE] | --lines N\n");
-  process.exitCode = 2;
+// Run as a program (bench/index-stall.ts imports floodLine only).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const bytes = arg("bytes");
+  const lines = arg("lines");
+  if (bytes) await floodBytes(Number(bytes), arg("stamp"));
+  else if (lines) await floodLines(Number(lines));
+  else {
+    process.stderr.write("usage: flood.mjs --bytes N [--stamp FILE] | --lines N\n");
+    process.exitCode = 2;
+  }
 }

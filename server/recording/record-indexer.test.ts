@@ -103,3 +103,44 @@ describe("a whole recording, a piece at a time", () => {
     await db.$disconnect();
   });
 });
+
+describe("indexing a recording again (after a crash)", () => {
+  it("marks the transcript complete only once the index has it all, so a failure midway is indexed again", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
+    applyMigrations(path.join(dataDir, "studyloop.db"));
+    const db = openDatabase(path.join(dataDir, "studyloop.db"));
+    const id = crypto.randomUUID();
+    await db.studySession.create({
+      data: {
+        id,
+        topic: "again",
+        energy: 5,
+        agent: "tutor",
+        transport: "pty",
+        status: "ended",
+        endedAt: new Date(),
+        recordingPath: `sessions/${id}/session.cast`,
+      },
+    });
+    const dir = path.join(dataDir, "sessions", id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "session.cast");
+    const events = Array.from({ length: 200 }, (_, i) => encodeEvent({ time: i / 10, code: "o", data: `remembered line ${i}\r\n` }));
+    fs.writeFileSync(file, [encodeHeader({ version: 2, width: 80, height: 24, timestamp: 1_700_000_000 }), ...events].join(""));
+
+    class FailingIndex extends SearchIndex {
+      override async replace(): Promise<void> {
+        throw new Error("database is locked");
+      }
+    }
+    await expect(new RecordIndexer(db, dataDir, new FailingIndex(db), () => undefined).reindex(id)).rejects.toThrow("locked");
+    expect(readTranscriptCache(dir, fs.statSync(file).size)).toBeNull();
+
+    const indexer = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined);
+    expect(await indexer.catchUp()).toBe(1);
+    expect(transcriptText(readTranscriptCache(dir, fs.statSync(file).size)!)).toContain("remembered line 199");
+    expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { contains: "remembered line 150" } } })).toBe(1);
+    expect(await indexer.catchUp()).toBe(0);
+    await db.$disconnect();
+  });
+});

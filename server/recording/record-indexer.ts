@@ -101,9 +101,10 @@ export class RecordIndexer {
   }
 
   /** The recording is closed: take in the rest and the last screen, and mark the cache complete. */
-  async finish(state: LiveIndex, pieceBytes: number = RecordIndexerLimits.PASS_MAX_BYTES): Promise<void> {
+  async finish(state: LiveIndex, pieceBytes: number = RecordIndexerLimits.TURN_MAX_BYTES): Promise<void> {
     const size = fileSize(state.file);
-    // A piece at a time: after a flood the live index can be tens of MB behind.
+    // A turn's piece at a time: after a flood the live index can be tens of MB behind, and the server
+    // goes on serving the learner's pages (and a next session) meanwhile.
     for (let before = -1; state.offset < size && state.offset !== before;) {
       before = state.offset;
       await this.advance(state, size, pieceBytes);
@@ -126,8 +127,10 @@ export class RecordIndexer {
     if (recorderRunning(dir)) return null;
     const derived = await deriveTranscript(file);
     if (!derived) return null;
-    rewriteTranscript(dir, derived.segments, derived.bytes);
+    // The index first: the cache says the recording is taken in, so a crash between the two (the
+    // index is written a few documents at a time) leaves it to be indexed again, never half done.
     await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
+    rewriteTranscript(dir, derived.segments, derived.bytes);
     return derived.segments;
   }
 

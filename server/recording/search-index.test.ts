@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db/client.ts";
 import { openTestStorage, testProviders, type TestStorage } from "../db/test-storage.ts";
-import { SearchIndex, splitDoc } from "./search-index.ts";
+import { SearchIndex, SearchIndexLimits, splitDoc } from "./search-index.ts";
 import { planSearch, snippetLine } from "./search-query.ts";
 import { RANKED_MATCHES } from "./search-sql.ts";
 
@@ -147,6 +147,50 @@ describe.each(testProviders())("on %s", (provider) => {
       await index.add(ids.sql, [{ ...at(RANKED_MATCHES + 1), text: "quorum quorum" }]);
       const hits = await index.search("quorum", { limit: 3 });
       expect(hits.map((h) => h.atMs)).toEqual([RANKED_MATCHES + 1, RANKED_MATCHES, RANKED_MATCHES - 1]);
+    });
+  });
+
+  describe("writing many documents", () => {
+    it("stores them a few at a time, with a turn of the event loop between writes, and replaces them all", async () => {
+      const id = crypto.randomUUID();
+      await session(id, "many documents");
+      const count = SearchIndexLimits.DOCS_PER_WRITE * 5 + 3;
+      const docs = (word: string) =>
+        Array.from({ length: count }, (_, i) => ({ kind: "transcript" as const, atMs: i, text: `${word} ${i}`, createdAt: new Date() }));
+      // What a page's request would get: turns of the event loop, counted, and each write's size and turn.
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        if (!ticking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const writes: { rows: number; turn: number }[] = [];
+      const searchDoc = new Proxy(db.searchDoc, {
+        get(target, key, receiver) {
+          const value: unknown = Reflect.get(target, key, receiver);
+          if (key !== "createMany" && key !== "deleteMany") return value;
+          return (args: { data?: unknown[]; where?: { id?: { in?: unknown[] } } }) => {
+            writes.push({ rows: args.data?.length ?? args.where?.id?.in?.length ?? Infinity, turn: turns });
+            return (value as (a: unknown) => unknown).call(target, args);
+          };
+        },
+      });
+      const watched = new SearchIndex(new Proxy(db, { get: (t, k, r) => (k === "searchDoc" ? searchDoc : Reflect.get(t, k, r)) }));
+      await watched.add(id, docs("zebrafish"));
+      await new Promise((resolve) => setImmediate(resolve)); // two calls: the turns are counted within each
+      await watched.replace(id, "transcript", docs("quokka"));
+      ticking = false;
+      const perWrite = Math.ceil(count / SearchIndexLimits.DOCS_PER_WRITE);
+      expect(writes.length).toBe(3 * perWrite); // added, deleted, added again
+      expect(Math.max(...writes.map((w) => w.rows))).toBe(SearchIndexLimits.DOCS_PER_WRITE);
+      for (let i = 1; i < writes.length; i++) expect(writes[i]!.turn).toBeGreaterThan(writes[i - 1]!.turn);
+      expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { startsWith: "zebrafish" } } })).toBe(0);
+      expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { startsWith: "quokka" } } })).toBe(count);
+      expect(await db.searchDoc.count({ where: { sessionId: id, kind: "topic" } })).toBe(1);
+      expect((await index.search("quokka", { limit: 100 })).length).toBe(count);
+      expect(await index.search("zebrafish")).toEqual([]);
     });
   });
 

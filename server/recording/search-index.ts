@@ -29,6 +29,14 @@ export interface NewDoc {
   readonly createdAt: Date;
 }
 
+export const SearchIndexLimits = {
+  /**
+   * Documents stored in one write: ~32 KB of text, ~10-20 ms of SQLite's trigram indexing here. One
+   * write of a whole 1 MB piece of a recording (~300 documents) held the server for 100-250 ms.
+   */
+  DOCS_PER_WRITE: 16,
+} as const;
+
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
 /** Stored text per document at most: transcripts are cut into pieces of about this size. */
@@ -157,34 +165,41 @@ export class SearchIndex {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Stores documents a few at a time, letting the server answer between writes: each document costs
+   * SQLite's trigram index about a millisecond on this machine, and a flood's recording taken in at a
+   * session's end is thousands of them (docs/performance.md, "A session's end").
+   */
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {
-    if (docs.length === 0) return;
-    await this.db.searchDoc.createMany({
-      data: docs.map((d) => ({
-        sessionId,
-        kind: d.kind,
-        atMs: Math.round(d.atMs),
-        sourceId: d.sourceId ?? null,
-        text: d.text,
-        createdAt: d.createdAt,
-      })),
-    });
+    for (let at = 0; at < docs.length; at += SearchIndexLimits.DOCS_PER_WRITE) {
+      if (at > 0) await nextTurn();
+      await this.db.searchDoc.createMany({ data: docs.slice(at, at + SearchIndexLimits.DOCS_PER_WRITE).map((d) => rowOf(sessionId, d)) });
+    }
   }
 
-  /** Replaces a session's documents of one kind (a recording indexed again from the start). */
+  /**
+   * Replaces a session's documents of one kind (a recording indexed again from the start), a few at a
+   * time as `add` (a document's delete costs the index as much as its insert). Not one transaction: a search meanwhile may find part of them. The caller marks the
+   * transcript complete only after this returns, so a crash midway is indexed again (catchUp).
+   */
   async replace(sessionId: string, kind: "transcript" | "chat", docs: readonly NewDoc[]): Promise<void> {
-    await this.db.$transaction([
-      this.db.searchDoc.deleteMany({ where: { sessionId, kind } }),
-      this.db.searchDoc.createMany({
-        data: docs.map((d) => ({
-          sessionId,
-          kind: d.kind,
-          atMs: Math.round(d.atMs),
-          sourceId: d.sourceId ?? null,
-          text: d.text,
-          createdAt: d.createdAt,
-        })),
-      }),
-    ]);
+    for (;;) {
+      const batch = await this.db.searchDoc.findMany({
+        where: { sessionId, kind },
+        select: { id: true },
+        take: SearchIndexLimits.DOCS_PER_WRITE,
+      });
+      if (batch.length === 0) break;
+      await this.db.searchDoc.deleteMany({ where: { id: { in: batch.map((d) => d.id) } } });
+      await nextTurn();
+    }
+    await this.add(sessionId, docs);
   }
 }
+
+function rowOf(sessionId: string, d: NewDoc) {
+  return { sessionId, kind: d.kind, atMs: Math.round(d.atMs), sourceId: d.sourceId ?? null, text: d.text, createdAt: d.createdAt };
+}
+
+/** One turn of the event loop: what waits (a page's request, a keystroke) goes first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
