@@ -3,7 +3,7 @@
 // here a BENCH_FLOOD_MB flood of mixed ANSI, recorded at 150x50, is taken in by the real indexer on a
 // real SQLite file, while a 1 ms ticker measures each stretch between turns of the event loop and the
 // process's CPU time in it (CPU, not wall time: a loaded machine's waits are not counted).
-// BENCH_INDEX_OLD=1 runs it as before round 6 (1 MB pieces, one write per piece) for a side by side.
+// For a side by side, copy this file into an older checkout and run it there.
 // `node --import tsx bench/index-stall.ts`
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -12,13 +12,11 @@ import path from "node:path";
 import { applyMigrations } from "../server/db/migrate.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { encodeEvent, encodeHeader } from "../server/recording/asciicast.ts";
-import { RecordIndexer, RecordIndexerLimits } from "../server/recording/record-indexer.ts";
-import { SearchIndex, SearchIndexLimits } from "../server/recording/search-index.ts";
+import { RecordIndexer } from "../server/recording/record-indexer.ts";
+import { SearchIndex } from "../server/recording/search-index.ts";
 import { floodLine } from "./workload/flood.mjs";
 
 const FLOOD_MB = Number(process.env.BENCH_FLOOD_MB ?? 10);
-const old = process.env.BENCH_INDEX_OLD === "1";
-if (old) (SearchIndexLimits as { DOCS_PER_WRITE: number }).DOCS_PER_WRITE = 1_000_000;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-index-"));
 applyMigrations(path.join(dataDir, "studyloop.db"));
@@ -56,7 +54,7 @@ const ticker = setInterval(() => {
 }, 1);
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-await indexer.finish(state, old ? RecordIndexerLimits.PASS_MAX_BYTES : undefined);
+await indexer.finish(state);
 const cpu = process.cpuUsage(cpu0);
 const wall = performance.now() - t0;
 clearInterval(ticker);
@@ -64,7 +62,7 @@ const docs = await db.searchDoc.count({ where: { sessionId: id, kind: "transcrip
 const byCpu = stretches.map((s) => s.cpuMs).sort((a, b) => b - a);
 const at = (q: number) => byCpu[Math.floor(byCpu.length * q)]!.toFixed(0);
 console.log(
-  `${old ? "before round 6" : "round 6"}: ${(fs.statSync(file).size / 1e6).toFixed(1)} MB recording, ${docs} documents, ` +
+  `${(fs.statSync(file).size / 1e6).toFixed(1)} MB recording, ${docs} documents, ` +
     `${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU in ${wall.toFixed(0)} ms; longest stretches between turns (CPU ms): ` +
     `${byCpu
       .slice(0, 5)

@@ -156,7 +156,12 @@ describe.each(testProviders())("on %s", (provider) => {
       await session(id, "many documents");
       const count = SearchIndexLimits.DOCS_PER_WRITE * 5 + 3;
       const docs = (word: string) =>
-        Array.from({ length: count }, (_, i) => ({ kind: "transcript" as const, atMs: i, text: `${word} ${i}`, createdAt: new Date() }));
+        Array.from({ length: count }, (_, i) => ({
+          kind: "transcript" as const,
+          atMs: i + 0.4,
+          text: `${word} ${i}`,
+          createdAt: new Date(1_700_000_000_000 + i),
+        }));
       // What a page's request would get: turns of the event loop, counted, and each write's size and turn.
       let turns = 0;
       let ticking = true;
@@ -166,29 +171,42 @@ describe.each(testProviders())("on %s", (provider) => {
         setImmediate(tick);
       };
       setImmediate(tick);
-      const writes: { rows: number; turn: number }[] = [];
-      const searchDoc = new Proxy(db.searchDoc, {
+      // Each write the index makes: its rows (an insert binds 6 values a row, a delete its limit last), its turn.
+      const writes: { rows: number; turn: number; changed: number }[] = [];
+      const watchedDb = new Proxy(db, {
         get(target, key, receiver) {
-          const value: unknown = Reflect.get(target, key, receiver);
-          if (key !== "createMany" && key !== "deleteMany") return value;
-          return (args: { data?: unknown[]; where?: { id?: { in?: unknown[] } } }) => {
-            writes.push({ rows: args.data?.length ?? args.where?.id?.in?.length ?? Infinity, turn: turns });
-            return (value as (a: unknown) => unknown).call(target, args);
+          if (key !== "$executeRaw") return Reflect.get(target, key, receiver);
+          return async (sql: { sql: string; values: unknown[] }) => {
+            const turn = turns;
+            const changed = await target.$executeRaw(sql as never);
+            const rows = sql.sql.startsWith("INSERT") ? sql.values.length / 6 : Number(sql.values.at(-1));
+            writes.push({ rows, turn, changed });
+            return changed;
           };
         },
       });
-      const watched = new SearchIndex(new Proxy(db, { get: (t, k, r) => (k === "searchDoc" ? searchDoc : Reflect.get(t, k, r)) }));
+      const watched = new SearchIndex(watchedDb);
       await watched.add(id, docs("zebrafish"));
       await new Promise((resolve) => setImmediate(resolve)); // two calls: the turns are counted within each
       await watched.replace(id, "transcript", docs("quokka"));
       ticking = false;
       const perWrite = Math.ceil(count / SearchIndexLimits.DOCS_PER_WRITE);
-      expect(writes.length).toBe(3 * perWrite); // added, deleted, added again
+      const changing = writes.filter((w) => w.changed > 0);
+      expect(changing.length).toBe(3 * perWrite); // added, deleted, added again
       expect(Math.max(...writes.map((w) => w.rows))).toBe(SearchIndexLimits.DOCS_PER_WRITE);
-      for (let i = 1; i < writes.length; i++) expect(writes[i]!.turn).toBeGreaterThan(writes[i - 1]!.turn);
+      for (let i = 1; i < changing.length; i++) expect(changing[i]!.turn).toBeGreaterThan(changing[i - 1]!.turn);
       expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { startsWith: "zebrafish" } } })).toBe(0);
       expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { startsWith: "quokka" } } })).toBe(count);
       expect(await db.searchDoc.count({ where: { sessionId: id, kind: "topic" } })).toBe(1);
+      // Stored as Prisma stores them: read back through Prisma, and found by date.
+      expect(await db.searchDoc.findFirst({ where: { sessionId: id, text: "quokka 7" } })).toMatchObject({
+        atMs: 7,
+        sourceId: null,
+        createdAt: new Date(1_700_000_000_007),
+      });
+      expect(
+        await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", createdAt: { gte: new Date(1_700_000_000_080) } } }),
+      ).toBe(3);
       expect((await index.search("quokka", { limit: 100 })).length).toBe(count);
       expect(await index.search("zebrafish")).toEqual([]);
     });

@@ -4,7 +4,16 @@
 import type { Db } from "../db/client.ts";
 import { providerOf } from "../db/provider-of.ts";
 import { searchWords, snippetAround } from "./search-query.ts";
-import { searchSql, SESSION_SCAN_PAGE, SESSION_WINDOW, type PagedListSql, type SearchSql, type WindowListSql } from "./search-sql.ts";
+import {
+  docWrites,
+  searchSql,
+  SESSION_SCAN_PAGE,
+  SESSION_WINDOW,
+  type DocRow,
+  type PagedListSql,
+  type SearchSql,
+  type WindowListSql,
+} from "./search-sql.ts";
 
 export type SearchKind = "topic" | "summary" | "mark" | "parked" | "transcript" | "chat";
 
@@ -173,31 +182,24 @@ export class SearchIndex {
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {
     for (let at = 0; at < docs.length; at += SearchIndexLimits.DOCS_PER_WRITE) {
       if (at > 0) await nextTurn();
-      await this.db.searchDoc.createMany({ data: docs.slice(at, at + SearchIndexLimits.DOCS_PER_WRITE).map((d) => rowOf(sessionId, d)) });
+      const rows = docs.slice(at, at + SearchIndexLimits.DOCS_PER_WRITE).map((d) => rowOf(sessionId, d));
+      await this.db.$executeRaw(docWrites.insert(rows));
     }
   }
 
   /**
    * Replaces a session's documents of one kind (a recording indexed again from the start), a few at a
-   * time as `add` (a document's delete costs the index as much as its insert). Not one transaction: a search meanwhile may find part of them. The caller marks the
-   * transcript complete only after this returns, so a crash midway is indexed again (catchUp).
+   * time as `add` (a document's delete costs the index as much as its insert). Not one transaction: a
+   * search meanwhile may find part of them. The caller marks the transcript complete only after this
+   * returns, so a crash midway is indexed again (catchUp).
    */
   async replace(sessionId: string, kind: "transcript" | "chat", docs: readonly NewDoc[]): Promise<void> {
-    for (;;) {
-      const batch = await this.db.searchDoc.findMany({
-        where: { sessionId, kind },
-        select: { id: true },
-        take: SearchIndexLimits.DOCS_PER_WRITE,
-      });
-      if (batch.length === 0) break;
-      await this.db.searchDoc.deleteMany({ where: { id: { in: batch.map((d) => d.id) } } });
-      await nextTurn();
-    }
+    while ((await this.db.$executeRaw(docWrites.deleteSome(sessionId, kind, SearchIndexLimits.DOCS_PER_WRITE))) > 0) await nextTurn();
     await this.add(sessionId, docs);
   }
 }
 
-function rowOf(sessionId: string, d: NewDoc) {
+function rowOf(sessionId: string, d: NewDoc): DocRow {
   return { sessionId, kind: d.kind, atMs: Math.round(d.atMs), sourceId: d.sourceId ?? null, text: d.text, createdAt: d.createdAt };
 }
 
