@@ -40,10 +40,11 @@ export interface NewDoc {
 
 export const SearchIndexLimits = {
   /**
-   * Documents stored in one write: ~32 KB of text, ~10-20 ms of SQLite's trigram indexing here. One
-   * write of a whole 1 MB piece of a recording (~300 documents) held the server for 100-250 ms.
+   * Documents stored in one write: ~16 KB of text, ~5-10 ms of SQLite's trigram indexing here, so a
+   * page's request waits at most that for a write in progress. One write of a whole 1 MB piece of a
+   * recording (~300 documents) held the server for 100-600 ms.
    */
-  DOCS_PER_WRITE: 16,
+  DOCS_PER_WRITE: 8,
 } as const;
 
 export const SEARCH_DEFAULT_LIMIT = 20;
@@ -177,7 +178,7 @@ export class SearchIndex {
   /**
    * Stores documents a few at a time, letting the server answer between writes: each document costs
    * SQLite's trigram index about a millisecond on this machine, and a flood's recording taken in at a
-   * session's end is thousands of them (docs/performance.md, "A session's end").
+   * session's end is thousands of them (docs/performance.md, "Round 6: a session's end").
    */
   async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {
     for (let at = 0; at < docs.length; at += SearchIndexLimits.DOCS_PER_WRITE) {
