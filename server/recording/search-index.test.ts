@@ -205,7 +205,9 @@ describe.each(testProviders())("on %s", (provider) => {
         createdAt: new Date(1_700_000_000_007),
       });
       expect(
-        await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", createdAt: { gte: new Date(1_700_000_000_080) } } }),
+        await db.searchDoc.count({
+          where: { sessionId: id, kind: "transcript", createdAt: { gte: new Date(1_700_000_000_000 + count - 3) } },
+        }),
       ).toBe(3);
       expect((await index.search("quokka", { limit: 100 })).length).toBe(count);
       expect(await index.search("zebrafish")).toEqual([]);
