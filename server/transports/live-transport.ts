@@ -52,14 +52,25 @@ export interface LiveTransport {
   flushed(): Promise<void>;
 }
 
-/** ANSI control sequences, for turning a transcript into readable lines. */
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
+/**
+ * Escape sequences and control characters, for turning a transcript into readable lines: CSI, OSC,
+ * DCS/SOS/PM/APC strings, and the two-char escapes (ESC 7 and ESC 8 save and restore the cursor, ESC (
+ * B picks a charset...), then the C0 controls left.
+ */
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[ -/]*[0-~]|[\x00-\x08\x0b-\x1f\x7f]/g;
+/** Cursor forward (CSI n C): how a serialized screen writes the blank cells between words. */
+const CURSOR_FORWARD = /\x1b\[(\d*)C/g;
 
-/** The last `count` non-blank lines of a transcript, escape sequences removed, each at most 200 chars. */
+/**
+ * The last `count` non-blank lines of a transcript (the mirror's serialized screen and scrollback),
+ * escape sequences removed, each at most 200 chars. Blank cells come back as spaces: agents that
+ * place each word with a cursor move (Claude Code) would otherwise read "UnabletoconnecttoAnthropic".
+ */
 export function tailLines(transcript: string | null, count = 8): string[] {
   if (!transcript) return [];
   const lines = transcript
     .replace(/\r\n?/g, "\n")
+    .replace(CURSOR_FORWARD, (_, n: string) => " ".repeat(Math.min(Math.max(Number(n), 1), 1_000)))
     .replace(ANSI, "")
     .split("\n")
     .map((line) => line.trimEnd())
