@@ -49,12 +49,16 @@ const server = await startProcess(
   },
 );
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+/** A GET's status, or 0 when it failed (counted, not thrown: the run goes on). */
 const get = (url: string) =>
   new Promise<number>((resolve) => {
-    http.get(url, { agent }, (res) => {
-      res.on("data", () => undefined);
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    http
+      .get(url, { agent }, (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", () => resolve(0));
+      })
+      .on("error", () => resolve(0));
   });
 try {
   const url = server.url.replace(/\/$/, "");
@@ -85,7 +89,7 @@ try {
   await new Promise((r) => setTimeout(r, 3_000));
   const stateUrl = `${url}/api/session/state`;
   const rate = 100;
-  const samples: { due: number; ms: number }[] = [];
+  const samples: { due: number; ms: number; status: number }[] = [];
   const t0 = performance.now();
   let endAt = 0;
   const pending: Promise<void>[] = [];
@@ -101,7 +105,7 @@ try {
         }),
       );
     }
-    pending.push(get(stateUrl).then(() => void samples.push({ due: due - t0, ms: performance.now() - due })));
+    pending.push(get(stateUrl).then((status) => void samples.push({ due: due - t0, ms: performance.now() - due, status })));
   }
   await Promise.all(pending);
   const before = samples.filter((s) => s.due < endAt).map((s) => s.ms);
@@ -109,8 +113,16 @@ try {
   const fmt = (xs: number[]) =>
     `p50 ${percentile(xs, 50).toFixed(1)} p99 ${percentile(xs, 99).toFixed(1)} max ${Math.max(...xs).toFixed(0)} ms`;
   console.log(`state at ${rate}/s before the end: ${fmt(before)}; after it: ${fmt(after)}`);
+  const failed = samples.filter((s) => s.status !== 200);
+  if (failed.length) console.log(`not 200: ${failed.length} (${[...new Set(failed.map((s) => s.status))].join(", ")})`);
   const slow = samples.filter((s) => s.ms > 20);
   console.log(`over 20 ms: ${slow.map((s) => `${(s.due - endAt).toFixed(0)}:${s.ms.toFixed(0)}`).join(" ")}`);
+  const stopping = performance.now();
+  await server.stop();
+  console.log(
+    `stopped (SIGTERM to exit) in ${(performance.now() - stopping).toFixed(0)} ms, ${server.child.signalCode === "SIGKILL" ? "killed after 10 s" : `exit code ${server.child.exitCode}`}`,
+  );
+  if (process.env.SERVER_LOG) fs.writeFileSync(process.env.SERVER_LOG, server.output());
 } finally {
   agent.destroy();
   await server.stop();

@@ -77,10 +77,14 @@ export class LearningRecord {
   private timer: NodeJS.Timeout | undefined;
   private markersDue = false;
   private stopped = false;
+  /** Aborted by stop(): indexing stops at its next piece, the rest is caught up at the next start. */
+  private readonly halt = new AbortController();
+  /** Indexing that runs on its own (an ended session's catch-up, a crash's reindex, the start's catchUp). */
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(private readonly options: LearningRecordOptions) {
     this.search = new SearchIndex(options.db);
-    this.indexer = new RecordIndexer(options.db, options.dataDir, this.search, options.log);
+    this.indexer = new RecordIndexer(options.db, options.dataDir, this.search, options.log, this.halt.signal);
     options.sessions.on("launched", (id, dir, terminal, startedAt) => this.begin(id, dir, terminal, startedAt));
     options.sessions.on("changed", () => this.scheduleMarkers());
     options.sessions.on("ended", (id, view) => void this.end(id, view.endReason));
@@ -88,16 +92,24 @@ export class LearningRecord {
 
   /** Catches up on records a crash left unindexed, then indexes live sessions every INDEX_MS. */
   start(): void {
-    void this.indexer.catchUp().catch((error: unknown) => this.options.log(`Could not catch up on the search index: ${String(error)}`));
+    void this.track(
+      this.indexer.catchUp().catch((error: unknown) => this.logUnlessStopped(`Could not catch up on the search index: ${String(error)}`)),
+    );
     this.timer ??= setInterval(() => this.indexTurn(), LearningRecordLimits.INDEX_MS);
     this.timer.unref();
   }
 
-  /** Closes every recording (after the sessions have ended): nothing queued is lost on a clean stop. */
+  /**
+   * Closes every recording (after the sessions have ended): nothing queued is lost on a clean stop.
+   * Indexing still under way stops at its next piece and is finished at the next start (catchUp):
+   * after a flood it can take minutes, which a stop must not wait for.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.halt.abort();
     await Promise.all([...this.recordings.keys()].map((id) => this.end(id, "server-shutdown")));
+    await Promise.all(this.background);
   }
 
   /** The transcript of a session (null for chat sessions and sessions without a recording). */
@@ -172,19 +184,23 @@ export class LearningRecord {
     if (!recording) {
       // Ended by a read after its server died (a crash): its recording is indexed from the file.
       if (!this.stopped)
-        void this.indexer
-          .reindex(sessionId)
-          .catch((error: unknown) => this.options.log(`Session ${sessionId}: could not index its recording: ${String(error)}`));
+        void this.track(
+          this.indexer
+            .reindex(sessionId)
+            .catch((error: unknown) => this.logUnlessStopped(`Session ${sessionId}: could not index its recording: ${String(error)}`)),
+        );
       return;
     }
     this.recordings.delete(sessionId);
     recording.tap?.dispose();
-    await this.enqueue(recording, async () => {
-      await this.addMarkers(recording);
-      await recording.writer.close(endedLabel(endReason));
-      if (recording.index) await this.indexer.finish(recording.index);
-      if (recording.chat) await this.indexer.advanceChat(recording.chat, true);
-    });
+    await this.track(
+      this.enqueue(recording, async () => {
+        await this.addMarkers(recording);
+        await recording.writer.close(endedLabel(endReason));
+        if (recording.index) await this.indexer.finish(recording.index);
+        if (recording.chat) await this.indexer.advanceChat(recording.chat, true);
+      }),
+    );
   }
 
   private indexTurn(): void {
@@ -229,7 +245,20 @@ export class LearningRecord {
   private enqueue(recording: Recording, work: () => Promise<void>): Promise<void> {
     recording.turn = recording.turn
       .then(work)
-      .catch((error: unknown) => this.options.log(`Session ${recording.sessionId}: learning record: ${String(error)}`));
+      .catch((error: unknown) => this.logUnlessStopped(`Session ${recording.sessionId}: learning record: ${String(error)}`));
     return recording.turn;
+  }
+
+  /** Work that runs on its own, which stop() waits for (it stops at its next piece). */
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.background.add(work);
+    const done = () => void this.background.delete(work);
+    void work.then(done, done);
+    return work;
+  }
+
+  /** A stop's AbortError is not a failure: what was cut short is indexed again at the next start. */
+  private logUnlessStopped(line: string): void {
+    if (!this.halt.signal.aborted) this.options.log(line);
   }
 }

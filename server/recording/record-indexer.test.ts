@@ -144,3 +144,48 @@ describe("indexing a recording again (after a crash)", () => {
     await db.$disconnect();
   });
 });
+
+describe("a stop during indexing", () => {
+  it("stops at the next piece, leaves the transcript unmarked, and the next start indexes it whole, once", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
+    applyMigrations(path.join(dataDir, "studyloop.db"));
+    const db = openDatabase(path.join(dataDir, "studyloop.db"));
+    const id = crypto.randomUUID();
+    await db.studySession.create({
+      data: {
+        id,
+        topic: "stop",
+        energy: 5,
+        agent: "tutor",
+        transport: "pty",
+        status: "live",
+        recordingPath: `sessions/${id}/session.cast`,
+      },
+    });
+    const dir = path.join(dataDir, "sessions", id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "session.cast");
+    const events = Array.from({ length: 3_000 }, (_, i) =>
+      encodeEvent({ time: i / 100, code: "o", data: `flooded line ${i} ${"-".repeat(60)}\r\n` }),
+    );
+    fs.writeFileSync(file, [encodeHeader({ version: 2, width: 80, height: 24, timestamp: 1_700_000_000 }), ...events].join(""));
+
+    const halt = new AbortController();
+    const stopping = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined, halt.signal);
+    const state = stopping.live(id, file, 0);
+    await stopping.advance(state, fs.statSync(file).size, 4_096); // the first turn, then the end's catch-up
+    const finishing = stopping.finish(state, 4_096);
+    halt.abort();
+    await expect(finishing).rejects.toThrow(/abort/i);
+    expect(state.offset).toBeLessThan(fs.statSync(file).size);
+    expect(readTranscriptCache(dir, fs.statSync(file).size)).toBeNull();
+
+    await db.studySession.update({ where: { id }, data: { status: "ended", endedAt: new Date() } });
+    const restarted = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined);
+    expect(await restarted.catchUp()).toBe(1);
+    expect(transcriptText(readTranscriptCache(dir, fs.statSync(file).size)!)).toContain("flooded line 2999");
+    for (const n of [0, 1500, 2999])
+      expect(await db.searchDoc.count({ where: { sessionId: id, kind: "transcript", text: { contains: `flooded line ${n} ` } } })).toBe(1);
+    await db.$disconnect();
+  });
+});

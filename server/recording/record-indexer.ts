@@ -70,6 +70,11 @@ export class RecordIndexer {
     private readonly dataDir: string,
     private readonly search: SearchIndex,
     private readonly log: (line: string) => void,
+    /**
+     * Aborted when the server stops: work stops at its next piece (or write) with an AbortError, and
+     * what it had not finished is left unmarked, to be indexed again at the next start (catchUp).
+     */
+    private readonly signal?: AbortSignal,
   ) {}
 
   live(sessionId: string, file: string, startMs: number): LiveIndex {
@@ -106,6 +111,7 @@ export class RecordIndexer {
     // A turn's piece at a time: after a flood the live index can be tens of MB behind, and the server
     // goes on serving the learner's pages (and a next session) meanwhile.
     for (let before = -1; state.offset < size && state.offset !== before;) {
+      this.signal?.throwIfAborted();
       before = state.offset;
       await this.advance(state, size, pieceBytes);
     }
@@ -125,11 +131,11 @@ export class RecordIndexer {
     const dir = sessionDir(this.dataDir, sessionId);
     // A CLI session's recorder still at work indexes its recording itself when it ends: storing now would race it.
     if (recorderRunning(dir)) return null;
-    const derived = await deriveTranscript(file);
+    const derived = await deriveTranscript(file, RecordIndexerLimits.PASS_MAX_BYTES, this.signal);
     if (!derived) return null;
     // The index first: the cache says the recording is taken in, so a crash between the two (the
     // index is written a few documents at a time) leaves it to be indexed again, never half done.
-    await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs));
+    await this.search.replace(sessionId, "transcript", toDocs(derived.segments, derived.startMs), this.signal);
     rewriteTranscript(dir, derived.segments, derived.bytes);
     return derived.segments;
   }
@@ -160,6 +166,7 @@ export class RecordIndexer {
     });
     let done = 0;
     for (const row of rows) {
+      if (this.signal?.aborted) break;
       try {
         if (row.transport === "acp") {
           const said = await this.db.acpEvent.count({
@@ -177,6 +184,7 @@ export class RecordIndexer {
           done++;
         }
       } catch (error) {
+        if (this.signal?.aborted) break;
         this.log(`Session ${row.id}: could not index its record: ${String(error)}`);
       }
     }
@@ -193,14 +201,14 @@ export class RecordIndexer {
     if (events.length === 0) return;
     const messages = chatMessages(events);
     const done = ended ? messages : messages.filter((m) => m.complete);
-    await this.search.add(state.sessionId, chatDocs(done, state.startedAt));
+    await this.search.add(state.sessionId, chatDocs(done, state.startedAt), this.signal);
     const open = messages.find((m) => !m.complete);
     state.doneSeq = !ended && open ? open.seq - 1 : events[events.length - 1]!.seq;
   }
 
   private async reindexChat(sessionId: string, startedAt: Date): Promise<void> {
     const events = await this.chatEvents(sessionId, 0);
-    await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt));
+    await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt), this.signal);
   }
 
   private async chatEvents(sessionId: string, afterSeq: number) {
@@ -211,7 +219,7 @@ export class RecordIndexer {
   private async store(state: LiveIndex, segments: readonly TranscriptSegment[]): Promise<void> {
     if (segments.length === 0) return;
     appendTranscript(state.dir, segments);
-    await this.search.add(state.sessionId, toDocs(segments, state.startMs));
+    await this.search.add(state.sessionId, toDocs(segments, state.startMs), this.signal);
   }
 }
 
@@ -219,6 +227,7 @@ export class RecordIndexer {
 export async function deriveTranscript(
   file: string,
   pieceBytes: number = RecordIndexerLimits.PASS_MAX_BYTES,
+  signal?: AbortSignal,
 ): Promise<{ segments: TranscriptSegment[]; bytes: number; startMs: number } | null> {
   let bytes: number;
   try {
@@ -234,6 +243,7 @@ export async function deriveTranscript(
   const segments: TranscriptSegment[] = [];
   let lines = taken.lines.slice(1);
   for (;;) {
+    signal?.throwIfAborted();
     const events: CastEvent[] = [];
     for (const line of lines) {
       const event = parseEventLine(line);

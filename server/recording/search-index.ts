@@ -176,13 +176,15 @@ export class SearchIndex {
   }
 
   /**
-   * Stores documents a few at a time, letting the server answer between writes: each document costs
-   * SQLite's trigram index about a millisecond on this machine, and a flood's recording taken in at a
-   * session's end is thousands of them (docs/performance.md, "Round 6: a session's end").
+   * Stores documents a few at a time, letting the server answer between writes (and stopping between
+   * them once `signal` is aborted: a server that stops does not wait for a flood's index). Each costs
+   * SQLite's trigram index about a millisecond here, and a flood's recording taken in at a session's
+   * end is thousands of them (docs/performance.md, "Round 6: a session's end").
    */
-  async add(sessionId: string, docs: readonly NewDoc[]): Promise<void> {
+  async add(sessionId: string, docs: readonly NewDoc[], signal?: AbortSignal): Promise<void> {
     for (let at = 0; at < docs.length; at += SearchIndexLimits.DOCS_PER_WRITE) {
       if (at > 0) await nextTurn();
+      signal?.throwIfAborted();
       const rows = docs.slice(at, at + SearchIndexLimits.DOCS_PER_WRITE).map((d) => rowOf(sessionId, d));
       await this.db.$executeRaw(docWrites.insert(rows));
     }
@@ -194,9 +196,12 @@ export class SearchIndex {
    * search meanwhile may find part of them. The caller marks the transcript complete only after this
    * returns, so a crash midway is indexed again (catchUp).
    */
-  async replace(sessionId: string, kind: "transcript" | "chat", docs: readonly NewDoc[]): Promise<void> {
-    while ((await this.db.$executeRaw(docWrites.deleteSome(sessionId, kind, SearchIndexLimits.DOCS_PER_WRITE))) > 0) await nextTurn();
-    await this.add(sessionId, docs);
+  async replace(sessionId: string, kind: "transcript" | "chat", docs: readonly NewDoc[], signal?: AbortSignal): Promise<void> {
+    while ((await this.db.$executeRaw(docWrites.deleteSome(sessionId, kind, SearchIndexLimits.DOCS_PER_WRITE))) > 0) {
+      await nextTurn();
+      signal?.throwIfAborted();
+    }
+    await this.add(sessionId, docs, signal);
   }
 }
 
