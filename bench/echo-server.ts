@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { io, type Socket } from "socket.io-client";
+import { socketParser } from "../common/realtime/socket-parser.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { sleep } from "./lib/proc.ts";
 import { startBare, startOurs, workDir } from "./lib/targets.ts";
@@ -82,6 +83,7 @@ async function oursClient(url: string, pid: number): Promise<Client> {
     path: "/socket.io",
     transports: ["websocket"],
     extraHeaders: { origin: url },
+    parser: socketParser,
   });
   const waiter = echoWaiter();
   socket.on("terminal:frame", (_id, frame) => {

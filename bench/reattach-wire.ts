@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
+import { socketParser } from "../common/realtime/socket-parser.ts";
 import type { ClientToServerEvents, ServerToClientEvents, TerminalFrameView } from "../server/realtime/events.ts";
 import { unpackReplay } from "../common/terminal/replay-unpack.ts";
 import { sleep, startProcess } from "./lib/proc.ts";
@@ -20,7 +21,13 @@ const root = process.env.STUDYLOOP_ROOT ?? ROOT;
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 const connect = async (url: string): Promise<Client> => {
-  const socket: Client = io(url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { origin: url }, forceNew: true });
+  const socket: Client = io(url, {
+    path: "/socket.io",
+    transports: ["websocket"],
+    extraHeaders: { origin: url },
+    forceNew: true,
+    parser: socketParser,
+  });
   await new Promise((resolve, reject) => {
     socket.once("connect", () => resolve(undefined));
     socket.once("connect_error", reject);

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
+import { socketParser } from "../common/realtime/socket-parser.ts";
 import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
@@ -187,6 +188,7 @@ async function main(): Promise<void> {
       path: "/socket.io",
       transports: ["websocket"],
       extraHeaders: { origin: url },
+      parser: socketParser,
     });
     let text = "";
     let marks = 0;

@@ -1,6 +1,7 @@
 "use client";
 // One typed socket.io connection per page, shared by every component that needs it.
 import { io, type Socket } from "socket.io-client";
+import { socketParser } from "@/common/realtime/socket-parser";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/server/realtime/events";
 
 export type StudySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -9,7 +10,7 @@ let socket: StudySocket | undefined;
 
 export function studySocket(): StudySocket {
   if (!socket) {
-    socket = io({ path: "/socket.io", transports: ["websocket", "polling"] });
+    socket = io({ path: "/socket.io", transports: ["websocket", "polling"], parser: socketParser });
     watchPairing(socket);
   }
   return socket;

@@ -1,5 +1,6 @@
 // A typed socket.io client in the test process: a viewer without a browser.
 import { io, type Socket } from "socket.io-client";
+import { socketParser } from "../../common/realtime/socket-parser";
 import type { ClientToServerEvents, ServerToClientEvents, TerminalFrameView } from "../../server/realtime/events";
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -14,6 +15,7 @@ export async function connect(
     transports: [opts.transport ?? "websocket"],
     reconnection: false,
     forceNew: true,
+    parser: socketParser,
     ...(opts.headers ? { extraHeaders: opts.headers } : {}),
     ...(opts.insecure ? { rejectUnauthorized: false } : {}),
   });

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import type { Socket as ClientSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { socketParser } from "../../common/realtime/socket-parser.ts";
 import { connectedClient } from "./test-client.ts";
 import { hangUp } from "./hang-up.ts";
 
@@ -17,7 +18,7 @@ afterEach(async () => {
 /** A server whose engine records why each connection closed: "transport close" when the client closed it. */
 async function start(): Promise<{ url: string; io: Server; closes: string[] }> {
   const server = http.createServer();
-  const io = new Server(server);
+  const io = new Server(server, { parser: socketParser });
   io.of("/other");
   const closes: string[] = [];
   io.engine.on("connection", (conn: { on(event: "close", fn: (reason: string) => void): void }) =>

@@ -3,6 +3,7 @@
 import type http from "node:http";
 import type https from "node:https";
 import { Server, type ServerOptions, type Socket } from "socket.io";
+import { socketParser } from "../../common/realtime/socket-parser.ts";
 import type { Runtime } from "../runtime.ts";
 import { toApiError } from "../api/api-error.ts";
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
@@ -36,6 +37,8 @@ export function attachRealtime(
   const io: IO = new Server(server, {
     path: SOCKET_PATH,
     serveClient: false,
+    // A packet with bytes (output, a packed replay) as one WebSocket message; text packets as socket.io's.
+    parser: socketParser,
     maxHttpBufferSize: 256 * 1024,
     // Next's dev server shares the upgrade event; leave foreign upgrades alone.
     destroyUpgrade: false,

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { Server, type Socket } from "socket.io";
 import type { Socket as ClientSocket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { socketParser } from "../../common/realtime/socket-parser.ts";
 import { connectedClient } from "./test-client.ts";
 import { overBudget, sendWithinBudget, unsentBytes } from "./viewer-budget.ts";
 
@@ -18,7 +19,7 @@ afterEach(async () => {
 
 async function start(): Promise<{ url: string; io: Server }> {
   const server = http.createServer();
-  const io = new Server(server, { maxHttpBufferSize: 1e6 });
+  const io = new Server(server, { maxHttpBufferSize: 1e6, parser: socketParser });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(
     () =>
