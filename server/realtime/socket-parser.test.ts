@@ -64,4 +64,25 @@ describe("over a real WebSocket", () => {
     expect(reply).toBe("kept");
     expect(Buffer.from((await upload).bytes)).toEqual(Buffer.from([0, 255, 7]));
   });
+
+  it("a binary message that is not a packed packet closes that client only; the server keeps serving", async () => {
+    const { server, client } = await pair();
+    const closed = new Promise<string>((resolve) => server.sockets.sockets.values().next().value!.on("disconnect", resolve));
+    // straight onto the engine, under socket.io's parser: bytes with no packet around them
+    (client.io.engine as unknown as { write(data: Uint8Array): void }).write(Uint8Array.of(9, 9, 9, 9, 9, 9));
+    expect(await closed).toBe("forced close"); // socket.io closes a connection whose message did not decode
+
+    const other = connect(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`, {
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true,
+      parser: socketParser,
+    });
+    cleanups.push(() => void other.disconnect());
+    await new Promise<void>((resolve) => other.once("connect", () => resolve()));
+    const [second] = [...server.sockets.sockets.values()];
+    const got = new Promise<Buffer>((resolve) => other.on("frame", (b: { bytes: Buffer }) => resolve(b.bytes)));
+    second!.emit("frame", { bytes: Buffer.from("still here") });
+    expect(Buffer.from(await got).toString()).toBe("still here");
+  });
 });
