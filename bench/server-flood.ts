@@ -28,6 +28,8 @@ const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
 const BINARY = process.env.BENCH_BINARY === "1";
 /** BENCH_SETTLE_MS: wait this long after the last flood and measure again (the indexer catching up). */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
+/** BENCH_PEAK_REPORT=1: the per-thread report asked for again and again during the flood; the one at the highest RSS is printed. */
+const PEAK_REPORT = process.env.BENCH_PEAK_REPORT === "1";
 /** BENCH_MEMORY_REPORT=0: no per-thread report (a server from before round 4 would die of the SIGUSR2). */
 const REPORT = process.env.BENCH_MEMORY_REPORT !== "0";
 
@@ -226,7 +228,19 @@ async function main(): Promise<void> {
       const framesBefore = frames;
       const done = new Promise<void>((resolve) => waiters.push({ n: marks + 1, resolve }));
       socket.emit("terminal:input", { sessionId, data: `${process.execPath} ${FLOOD} --bytes ${FLOOD_BYTES}\r` });
+      let flooding = true;
+      let peakReport = { rss: 0, line: "" };
+      const sampling = (async () => {
+        while (PEAK_REPORT && flooding) {
+          const line = await memoryReport(server.child);
+          const rss = Number(/^RSS ([\d.]+)/.exec(line)?.[1] ?? 0);
+          if (rss > peakReport.rss) peakReport = { rss, line };
+          await sleep(250);
+        }
+      })();
       await done;
+      flooding = false;
+      await sampling;
       const seconds = (performance.now() - t0) / 1000;
       const cpuAfter = threadCpu(pid);
       if (PROFILE && n === 1) await profiler!.stop(PROFILE);
@@ -240,6 +254,7 @@ async function main(): Promise<void> {
       console.log(
         `  server CPU (s): ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")}; total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}`,
       );
+      if (PEAK_REPORT) console.log(`  memory (MiB) at the highest sampled RSS: ${peakReport.line}`);
       console.log(`  memory (MiB) 3 s after: ${await memoryReport(server.child)}`);
       if (profiler) {
         console.log(`  main thread memory (MB) 3 s after: ${await profiler.memory()}`);

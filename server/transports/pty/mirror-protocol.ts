@@ -16,7 +16,8 @@ export interface MirrorWorkerData {
 
 /** To the worker. Handled strictly in order, which is what keeps snapshots exact. */
 export type MirrorRequest =
-  | { readonly type: "write"; readonly data: string }
+  /** Output, as UTF-8 (its buffer is transferred, not copied: mirror-thread.ts). */
+  | { readonly type: "write"; readonly data: Uint8Array }
   | { readonly type: "resize"; readonly cols: number; readonly rows: number }
   /** Colour queries after this are answered with these colours. */
   | { readonly type: "colours"; readonly colours: TerminalColours }

@@ -67,6 +67,45 @@ describe("MirrorThread", () => {
     expect(thread.pendingChars).toBe(0);
   });
 
+  it("feeds the worker each batch as UTF-8 bytes that decode to exactly the chars written", async () => {
+    // A worker that reports what each write message carried, instead of parsing it.
+    const reports: string[] = [];
+    const thread = new MirrorThread(80, 24, {
+      log: () => undefined,
+      onReply: (data) => reports.push(data),
+      workerSource: `const { parentPort } = require("node:worker_threads");
+        parentPort.on("message", (m) => {
+          if (m.type !== "write") return;
+          const kind = m.data instanceof Uint8Array ? "bytes" : typeof m.data;
+          parentPort.postMessage({ type: "reply", data: JSON.stringify([kind, m.data.byteLength, Buffer.from(m.data).toString("utf8")]) });
+          parentPort.postMessage({ type: "parsed", writes: 1 });
+        });`,
+    });
+    threads.push(thread);
+    const parts = ["┌─ box ─┐\r\n", "wide 漢字 and 👩‍💻 ", `${ESC}31mcombining e\u0301${ESC}0m`, "plain latin-1: café"];
+    const parsed: number[] = [];
+    parts.forEach((part, i) => thread.write(part, () => parsed.push(i))); // one turn: one batch
+    expect(thread.pendingChars).toBe(parts.join("").length); // flow control counts chars, not bytes
+    await new Promise<void>((resolve) => {
+      const poll = () => (parsed.length === parts.length ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+    const text = parts.join("");
+    expect(reports.map((r) => JSON.parse(r) as unknown)).toEqual([["bytes", Buffer.byteLength(text, "utf8"), text]]);
+    expect(thread.pendingChars).toBe(0);
+  });
+
+  it("parses text past Latin-1, in small writes and large ones, as the in-thread mirror parses the strings", async () => {
+    const text = (i: number) => `${ESC}3${i % 8}m│ ${i} ─ 漢字 👩‍💻 e\u0301 ✓${ESC}0m ${"═".repeat(i % 90)}\r\n`;
+    const write = (mirror: { write(data: string): void }) => {
+      for (let i = 0; i < 400; i++) mirror.write(text(i)); // many chunks, joined into few messages
+      mirror.write(Array.from({ length: 400 }, (_, i) => text(i + 400)).join("")); // one large one
+    };
+    const thread = newThread(100, 30);
+    write(thread);
+    expect((await thread.snapshot()).data).toBe(await inThread(write, 100, 30));
+  });
+
   it("leaves modes out of a transcript snapshot", async () => {
     const thread = newThread();
     thread.write(`${ESC}?2004h${ESC}?1000hready`);

@@ -92,6 +92,26 @@ interface Batch {
 
 const emptyBatch = (): Batch => ({ parts: [], chars: 0, onParsed: [] });
 
+/**
+ * The batch's UTF-8 in one buffer of its own, to be moved to the worker rather than copied. A string
+ * crosses postMessage as a copy, 2 bytes a char once it holds any char past Latin-1 (a flood's box
+ * drawing, an agent's UI), and is copied again into the worker's heap, where xterm's write queue holds
+ * it until parsed (up to the mirror's high watermark, 4 M chars): as bytes it is ~1.1 bytes a char, kept
+ * outside both heaps, and xterm parses UTF-8 as it is. Output chunks are whole code points (node-pty
+ * decodes with a StringDecoder), so the bytes decode to exactly the chars written.
+ */
+function utf8Of(parts: readonly string[]): Uint8Array<ArrayBuffer> {
+  if (parts.length === 1) return textEncoder.encode(parts[0]!);
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part, "utf8");
+  const bytes = Buffer.allocUnsafeSlow(size); // its own ArrayBuffer, not a slice of Buffer's pool
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at, "utf8");
+  return bytes;
+}
+
+const textEncoder = new TextEncoder();
+
 /** A snapshot or preview asked of the worker. */
 interface PendingRead {
   readonly resolve: (value: unknown) => void;
@@ -258,7 +278,8 @@ export class MirrorThread {
     const { parts, chars, onParsed } = this.takeBatch();
     if (parts.length === 0) return;
     this.writes.push({ chars, onParsed });
-    this.post({ type: "write", data: parts.length === 1 ? parts[0]! : parts.join("") });
+    const data = utf8Of(parts);
+    this.worker.postMessage({ type: "write", data } satisfies MirrorRequest, [data.buffer]);
   }
 
   /** The writes not yet posted, leaving the batch empty and no post scheduled. */

@@ -72,13 +72,13 @@ export class TerminalMirror {
     return this.size.rows;
   }
 
-  /** Chars written and not yet parsed. */
+  /** Chars (bytes, of a write given as UTF-8) written and not yet parsed. */
   get pendingChars(): number {
     return this.unparsedChars;
   }
 
-  /** Queues `data`; `onParsed` runs once it is parsed (never after dispose). */
-  write(data: string, onParsed?: () => void): void {
+  /** Queues `data` (text, or text as UTF-8); `onParsed` runs once it is parsed (never after dispose). */
+  write(data: string | Uint8Array, onParsed?: () => void): void {
     if (this.disposed) return;
     this.unparsedChars += data.length;
     this.terminal.write(data, () => {
