@@ -93,12 +93,12 @@ interface Batch {
 const emptyBatch = (): Batch => ({ parts: [], chars: 0, onParsed: [] });
 
 /**
- * The batch's UTF-8 in one buffer of its own, to be moved to the worker rather than copied. A string
- * crosses postMessage as a copy, 2 bytes a char once it holds any char past Latin-1 (a flood's box
- * drawing, an agent's UI), and is copied again into the worker's heap, where xterm's write queue holds
- * it until parsed (up to the mirror's high watermark, 4 M chars): as bytes it is ~1.1 bytes a char, kept
- * outside both heaps, and xterm parses UTF-8 as it is. Output chunks are whole code points (node-pty
- * decodes with a StringDecoder), so the bytes decode to exactly the chars written.
+ * The batch's UTF-8 in one buffer of its own, moved to the worker rather than copied. A string crosses
+ * postMessage as a copy, at 2 bytes a char once it holds any char past Latin-1 (an agent's UI: mostly
+ * ASCII with box drawing and bullets), and waits in xterm's write queue in the worker's heap until parsed
+ * (up to the mirror's high watermark, 4 M chars). As bytes it is 1 byte an ASCII char (3 for box
+ * drawing), outside both heaps, and xterm parses UTF-8 as it is. Output chunks are whole code points
+ * (node-pty decodes with a StringDecoder), so the bytes decode to exactly the chars written.
  */
 function utf8Of(parts: readonly string[]): Uint8Array<ArrayBuffer> {
   if (parts.length === 1) return textEncoder.encode(parts[0]!);
