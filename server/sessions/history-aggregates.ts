@@ -6,16 +6,20 @@
 // PostgreSQL); writes through the store's Prisma client, inside the transaction that ends the session.
 import type { Statement } from "better-sqlite3";
 import type { Db, ReadConnection } from "../db/client.ts";
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import { withDb } from "../db/db-faults.ts";
 import { providerOf } from "../db/provider-of.ts";
-import { focusByDay, type TopicCount } from "../study/stats.ts";
+import { dayKey, dayNumber, focusByDay, heatmapStart, withOpenDays, type DayRun, type TopicCount } from "../study/stats.ts";
 import { readTimer, timerStateOf, type TimerRow } from "../../common/study/timer.ts";
 import type { SessionReads } from "./session-reads.ts";
 
 export interface HistoryAggregates {
-  /** Focus ms per local day ("2026-03-02"), ended sessions and open ones (up to now) together. */
+  /** Focus ms per local day ("2026-03-02") from the heatmap's first day on, ended and open sessions together. */
   readonly focusByDay: Map<string, number>;
+  /** Every run of studied days that reaches yesterday or later, the open sessions' days merged in (the streak). */
+  readonly recentRuns: readonly DayRun[];
+  /** The longest run of studied days of the ended sessions, wherever it lies. */
+  readonly longestRun: number;
   /** Marks per exact topic, as the triggers on topic_marks count them. */
   readonly topics: readonly TopicCount[];
 }
@@ -35,14 +39,18 @@ export function sessionFocusByDay(row: TimerRow, now: Date): Map<string, number>
 /** The three small aggregate tables as the charts read them. */
 interface AggregateReads {
   builtInTimeZone(): Promise<string | null>;
-  days(): Promise<{ day: string; focusMs: number }[]>;
+  /** The day totals from `since` ("2026-03-02") on. */
+  days(since: string): Promise<{ day: string; focusMs: number }[]>;
+  /** The runs of studied days that end on day `since` (dayNumber) or later, and the longest run. */
+  runs(since: number): Promise<DayRun[]>;
   tallies(): Promise<TopicCount[]>;
 }
 
 /** SQLite: prepared on the read connection (the dashboard's hot path), no query layer. */
 class SqliteAggregateReads implements AggregateReads {
   private readonly builtIn: Statement<[], { time_zone: string }>;
-  private readonly dayRows: Statement<[], { day: string; focus_ms: number }>;
+  private readonly dayRows: Statement<[string], { day: string; focus_ms: number }>;
+  private readonly runRows: Statement<[number], { run_first: number; run_last: number }>;
   private readonly tallyRows: Statement<
     [],
     { topic: string; first_mark: number; wins: number; struggles: number; learning: number; insights: number }
@@ -50,14 +58,18 @@ class SqliteAggregateReads implements AggregateReads {
 
   constructor(reads: ReadConnection) {
     this.builtIn = reads.prepare(`SELECT "time_zone" FROM "history_aggregates" WHERE "id" = 1`);
-    this.dayRows = reads.prepare(`SELECT "day", "focus_ms" FROM "study_day_totals"`);
+    this.dayRows = reads.prepare(`SELECT "day", "focus_ms" FROM "study_day_totals" WHERE "day" >= ?`);
+    this.runRows = reads.prepare(runsSql("CAST(strftime('%s', \"day\") AS INTEGER) / 86400", "?"));
     this.tallyRows = reads.prepare(`SELECT "topic", "first_mark", "wins", "struggles", "learning", "insights" FROM "topic_mark_tallies"`);
   }
   async builtInTimeZone(): Promise<string | null> {
     return this.builtIn.get()?.time_zone ?? null;
   }
-  async days(): Promise<{ day: string; focusMs: number }[]> {
-    return this.dayRows.all().map((r) => ({ day: r.day, focusMs: r.focus_ms }));
+  async days(since: string): Promise<{ day: string; focusMs: number }[]> {
+    return this.dayRows.all(since).map((r) => ({ day: r.day, focusMs: r.focus_ms }));
+  }
+  async runs(since: number): Promise<DayRun[]> {
+    return this.runRows.all(since).map((r) => ({ first: r.run_first, last: r.run_last }));
   }
   async tallies(): Promise<TopicCount[]> {
     return this.tallyRows.all().map((r) => ({
@@ -77,8 +89,14 @@ class PrismaAggregateReads implements AggregateReads {
   async builtInTimeZone(): Promise<string | null> {
     return (await this.db.historyAggregate.findUnique({ where: { id: 1 }, select: { timeZone: true } }))?.timeZone ?? null;
   }
-  days(): Promise<{ day: string; focusMs: number }[]> {
-    return this.db.studyDayTotal.findMany();
+  days(since: string): Promise<{ day: string; focusMs: number }[]> {
+    return this.db.studyDayTotal.findMany({ where: { day: { gte: since } } });
+  }
+  async runs(since: number): Promise<DayRun[]> {
+    const rows = await this.db.$queryRaw<{ run_first: number; run_last: number }[]>(
+      Prisma.raw(runsSql(`("day"::date - DATE '1970-01-01')`, `${Math.floor(since)}`)),
+    );
+    return rows.map((r) => ({ first: r.run_first, last: r.run_last }));
   }
   async tallies(): Promise<TopicCount[]> {
     const rows = await this.db.topicMarkTally.findMany({ orderBy: [{ firstMark: "asc" }, { topic: "asc" }] });
@@ -91,6 +109,23 @@ class PrismaAggregateReads implements AggregateReads {
       insights,
     }));
   }
+}
+
+/**
+ * Runs of consecutive studied days counted in the database (gaps and islands: a day's number minus
+ * its rank is the same along a run), so the streak reads a few rows instead of every studied day:
+ * the runs ending on `since` or later, and the longest. `dayNumber` is the SQL for stats.ts's
+ * dayNumber of "day" (days since 1970-01-01); `since` a parameter or a literal integer.
+ */
+function runsSql(dayNumberSql: string, since: string): string {
+  return `WITH "d" AS (SELECT ${dayNumberSql} AS "n" FROM "study_day_totals" WHERE "focus_ms" > 0),
+    "r" AS MATERIALIZED (
+      SELECT CAST(min("n") AS INTEGER) AS "run_first", CAST(max("n") AS INTEGER) AS "run_last"
+      FROM (SELECT "n", "n" - row_number() OVER (ORDER BY "n") AS "g" FROM "d") AS "numbered" GROUP BY "g"
+    )
+    SELECT "run_first", "run_last" FROM "r" WHERE "run_last" >= ${since}
+    UNION
+    SELECT "run_first", "run_last" FROM (SELECT "run_first", "run_last" FROM "r" ORDER BY "run_last" - "run_first" DESC LIMIT 1) AS "longest"`;
 }
 
 /**
@@ -127,12 +162,23 @@ export class HistoryAggregateStore {
   /** The charts' figures: built first when they never were (or the time zone changed since). */
   async read(now: Date): Promise<HistoryAggregates> {
     await this.ensureBuilt();
-    const [days, open, topics] = await Promise.all([this.aggregates.days(), this.sessions.open(), this.aggregates.tallies()]);
-    const byDay = new Map(days.map((r) => [r.day, r.focusMs]));
+    const open = await this.sessions.open();
+    const openDays = new Map<string, number>();
     for (const row of open) {
-      for (const [day, ms] of sessionFocusByDay(row, now)) byDay.set(day, (byDay.get(day) ?? 0) + ms);
+      for (const [day, ms] of sessionFocusByDay(row, now)) openDays.set(day, (openDays.get(day) ?? 0) + ms);
     }
-    return { focusByDay: byDay, topics };
+    // The open sessions' studied days join the stored runs they touch: read every run from the day
+    // before the earliest of them (or from the day before yesterday: the current streak's).
+    const studiedOpen = [...openDays].filter(([, ms]) => ms > 0).map(([day]) => dayNumber(day));
+    const runsSince = Math.min(dayNumber(dayKey(now)) - 1, ...studiedOpen) - 1;
+    const [days, runs, topics] = await Promise.all([
+      this.aggregates.days(dayKey(heatmapStart(now))),
+      this.aggregates.runs(runsSince),
+      this.aggregates.tallies(),
+    ]);
+    const byDay = new Map(days.map((r) => [r.day, r.focusMs]));
+    for (const [day, ms] of openDays) byDay.set(day, (byDay.get(day) ?? 0) + ms);
+    return { focusByDay: byDay, ...withOpenDays(runs, runsSince, studiedOpen), topics };
   }
 
   /**

@@ -210,6 +210,28 @@ describe.each(testProviders())("on %s", (provider) => {
       expect(tallies.map((t) => t.topic)).toEqual([" monads", "MONADS", "functors"].sort());
     });
 
+    it("count the streak's runs in the database: gaps, ties, the longest between others, one up to today", async () => {
+      // Runs of 2, 5, 2, 1 and 3 days (the last up to today), a day apart or more.
+      const runs: readonly (readonly [month: number, day: number, days: number])[] = [
+        [6, 1, 2],
+        [6, 10, 5],
+        [8, 3, 2],
+        [10, 30, 1],
+        [11, 29, 3],
+      ];
+      for (const [month, day, days] of runs) {
+        for (let i = 0; i < days; i++) await ended({ startedAt: local(2026, month, day + i, 9), minutes: 20 });
+      }
+      const stats = await study.history.stats(NOW);
+      expect(stats.streak).toEqual({ current: 3, longest: 5, studiedToday: true });
+      expectSameStats(stats, await statsByScan(NOW));
+      // Tomorrow the run is still alive; the day after, it is broken.
+      for (const days of [1, 2]) {
+        const later = new Date(NOW.getTime() + days * 24 * 60 * MIN);
+        expectSameStats(await study.history.stats(later), await statsByScan(later));
+      }
+    });
+
     it("are built again when the server's time zone changes (days are local days)", async () => {
       for (const s of HISTORY) await ended(s);
       expectSameStats(await study.history.stats(NOW), await statsByScan(NOW));

@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
-import { dayKey, heatmap, streak, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
+import { dayKey, heatmap, streakOfRuns, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
 import type { StudyLog } from "./study-log.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
@@ -102,8 +102,13 @@ export class StudyHistory {
    */
   async stats(now: Date = new Date()): Promise<DashboardStats> {
     await this.sessions.reconcileOpen();
-    const { focusByDay: byDay, topics } = await this.sessions.historyAggregates(now);
-    return { today: dayKey(now), heatmap: heatmap(byDay, now), streak: streak(byDay, now), topics: tallyTopics(topics) };
+    const { focusByDay: byDay, recentRuns, longestRun, topics } = await this.sessions.historyAggregates(now);
+    return {
+      today: dayKey(now),
+      heatmap: heatmap(byDay, now),
+      streak: streakOfRuns(recentRuns, now, longestRun),
+      topics: tallyTopics(topics),
+    };
   }
 
   async suggestions(): Promise<NextSessionSuggestions> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayKey, focusByDay, heatmap, level, streak, topicTallies } from "./stats.ts";
+import { dayKey, dayNumber, focusByDay, heatmap, level, mergeRuns, streak, streakOfRuns, topicTallies, withOpenDays } from "./stats.ts";
 
 const MIN = 60_000;
 // Local times: the heatmap's days are the server's calendar days.
@@ -92,6 +92,48 @@ describe("streak", () => {
 
   it("does not count a day with zero minutes", () => {
     expect(streak(new Map([["2026-03-04", 0]]), local(2026, 3, 4)).current).toBe(0);
+  });
+});
+
+describe("the streak from runs (what the database counts) and the open sessions' days", () => {
+  /** Runs of a set of day numbers, as the database's gaps-and-islands query returns them. */
+  const runsOf = (days: readonly number[]) => mergeRuns(days.map((d) => ({ first: d, last: d })));
+  const key = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+  const today = local(2026, 3, 4, 15);
+  const t = dayNumber(dayKey(today));
+
+  it("merges runs that overlap or touch, and keeps the others apart", () => {
+    expect(
+      mergeRuns([
+        { first: 5, last: 6 },
+        { first: 1, last: 2 },
+        { first: 3, last: 3 },
+        { first: 8, last: 9 },
+        { first: 9, last: 12 },
+      ]),
+    ).toEqual([
+      { first: 1, last: 3 },
+      { first: 5, last: 6 },
+      { first: 8, last: 12 },
+    ]);
+  });
+
+  it("equals the streak over every day, for many histories and open sessions", () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 300; round++) {
+      // Up to 60 days back, some studied; the open sessions' days near today (one may bridge a gap).
+      const stored = [...Array(60).keys()].map((back) => t - back).filter(() => random() < 0.6);
+      const open = [t, t - 1, t - 2, t - 3].filter(() => random() < 0.3);
+      const since = Math.min(t - 1, ...open) - 1;
+      const all = runsOf(stored);
+      // What the query returns: the runs ending on `since` or later, and one longest.
+      const longest = [...all].sort((a, b) => b.last - b.first - (a.last - a.first))[0];
+      const returned = [...all.filter((r) => r.last >= since), ...(longest ? [longest] : [])];
+      const { recentRuns, longestRun } = withOpenDays(returned, since, open);
+      const expected = streak(new Map([...stored, ...open].map((d) => [key(d), 10 * MIN])), today);
+      expect(streakOfRuns(recentRuns, today, longestRun)).toEqual(expected);
+    }
   });
 });
 

@@ -81,10 +81,16 @@ export function level(focusMs: number): number {
   return index === -1 ? LEVEL_MINUTES.length + 1 : index + 1;
 }
 
-export function heatmap(byDay: ReadonlyMap<string, number>, today: Date, weeks: number = HEATMAP_WEEKS): Heatmap {
+/** The heatmap's first day: the Monday `weeks - 1` weeks before this week's. */
+export function heatmapStart(today: Date, weeks: number = HEATMAP_WEEKS): Date {
   const todayStart = startOfDay(today);
   const mondayOffset = (todayStart.getDay() + 6) % 7; // days since Monday
-  const first = addDays(todayStart, -mondayOffset - (weeks - 1) * 7);
+  return addDays(todayStart, -mondayOffset - (weeks - 1) * 7);
+}
+
+export function heatmap(byDay: ReadonlyMap<string, number>, today: Date, weeks: number = HEATMAP_WEEKS): Heatmap {
+  const todayStart = startOfDay(today);
+  const first = heatmapStart(today, weeks);
   const todayKey = dayKey(todayStart);
   const columns: HeatmapCell[][] = [];
   let totalMs = 0;
@@ -115,26 +121,65 @@ export interface Streak {
 export function streak(byDay: ReadonlyMap<string, number>, today: Date): Streak {
   // Calendar days as numbers (one a day, whatever the clocks do), read once: a long history has
   // thousands of days, and a Date per day was most of the dashboard's chart time.
-  const days = new Set<number>();
-  for (const [key, ms] of byDay) if (ms > 0) days.add(dayNumber(key));
-  const todayNumber = dayNumber(dayKey(today));
-  const studiedToday = days.has(todayNumber);
-  let current = 0;
-  for (let day = studiedToday ? todayNumber : todayNumber - 1; days.has(day); day--) current++;
+  const days: number[] = [];
+  for (const [key, ms] of byDay) if (ms > 0) days.push(dayNumber(key));
+  return streakOfRuns(mergeRuns(days.map((day) => ({ first: day, last: day }))), today);
+}
 
-  let longest = 0;
-  let run = 0;
-  let previous = Number.NaN;
-  for (const day of [...days].sort((a, b) => a - b)) {
-    run = day === previous + 1 ? run + 1 : 1;
-    longest = Math.max(longest, run);
-    previous = day;
+/** Consecutive studied days, as calendar-day numbers (dayNumber), first to last inclusive. */
+export interface DayRun {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** Runs (and single days) merged where they overlap or touch: sorted, none adjacent to the next. */
+export function mergeRuns(runs: readonly DayRun[]): DayRun[] {
+  const sorted = [...runs].sort((a, b) => a.first - b.first);
+  const merged: { first: number; last: number }[] = [];
+  for (const run of sorted) {
+    const previous = merged[merged.length - 1];
+    if (previous && run.first <= previous.last + 1) previous.last = Math.max(previous.last, run.last);
+    else merged.push({ first: run.first, last: run.last });
   }
-  return { current, longest: Math.max(longest, current), studiedToday };
+  return merged;
+}
+
+/**
+ * The runs the streak needs, from what the database returned (the runs ending on `since` or later,
+ * and the longest) and the open sessions' studied days (all on `since + 1` or later): those merged
+ * into the recent runs, and the longest stored run.
+ */
+export function withOpenDays(
+  stored: readonly DayRun[],
+  since: number,
+  openDays: readonly number[],
+): { recentRuns: DayRun[]; longestRun: number } {
+  const recent = stored.filter((r) => r.last >= since);
+  const recentRuns = mergeRuns([...recent, ...openDays.map((day) => ({ first: day, last: day }))]);
+  let longestRun = 0;
+  for (const r of stored) longestRun = Math.max(longestRun, r.last - r.first + 1);
+  return { recentRuns, longestRun };
+}
+
+/**
+ * The streak from runs of studied days: `runs` must hold every run that reaches yesterday or later
+ * (merged, mergeRuns); `longestElsewhere` is the longest run of the days not in them (the database
+ * counts it, so the dashboard need not read every studied day: history-aggregates.ts).
+ */
+export function streakOfRuns(runs: readonly DayRun[], today: Date, longestElsewhere = 0): Streak {
+  const todayNumber = dayNumber(dayKey(today));
+  const holding = (day: number) => runs.find((r) => r.first <= day && day <= r.last);
+  const studiedToday = holding(todayNumber) !== undefined;
+  const from = studiedToday ? todayNumber : todayNumber - 1;
+  const run = holding(from);
+  const current = run ? from - run.first + 1 : 0;
+  let longest = Math.max(longestElsewhere, current);
+  for (const r of runs) longest = Math.max(longest, r.last - r.first + 1);
+  return { current, longest, studiedToday };
 }
 
 /** "2026-03-02" as a count of calendar days: consecutive dates are consecutive numbers. */
-function dayNumber(key: string): number {
+export function dayNumber(key: string): number {
   const [y, m, d] = key.split("-").map(Number) as [number, number, number];
   return Date.UTC(y, m - 1, d) / 86_400_000;
 }
