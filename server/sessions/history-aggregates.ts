@@ -24,9 +24,16 @@ export interface HistoryAggregates {
   readonly topics: readonly TopicCount[];
 }
 
-/** The time zone local days are counted in: the process's (TZ), as stats.ts's dayKey uses. */
+let zoneOf: { tz: string | undefined; zone: string } | null = null;
+
+/**
+ * The time zone local days are counted in: the process's (TZ), as stats.ts's dayKey uses. Asked on
+ * every chart read; a formatter costs ~1 ms to make, so the answer is kept while TZ stays the same.
+ */
 export function currentTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+  const tz = process.env.TZ;
+  if (zoneOf === null || zoneOf.tz !== tz) zoneOf = { tz, zone: Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC" };
+  return zoneOf.zone;
 }
 
 /** A session's focus per local day, as the charts have always counted it (stats.ts). Pure. */
@@ -55,11 +62,14 @@ class SqliteAggregateReads implements AggregateReads {
     [],
     { topic: string; first_mark: number; wins: number; struggles: number; learning: number; insights: number }
   >;
+  /** The last runs read, kept while nothing was committed to the file since (PRAGMA data_version). */
+  private lastRuns: { version: number; since: number; runs: DayRun[] } | null = null;
 
-  constructor(reads: ReadConnection) {
+  constructor(private readonly reads: ReadConnection) {
     this.builtIn = reads.prepare(`SELECT "time_zone" FROM "history_aggregates" WHERE "id" = 1`);
     this.dayRows = reads.prepare(`SELECT "day", "focus_ms" FROM "study_day_totals" WHERE "day" >= ?`);
-    this.runRows = reads.prepare(runsSql("CAST(strftime('%s', \"day\") AS INTEGER) / 86400", "?"));
+    // julianday of a date is its midnight, N.5; 2440587.5 is 1970-01-01 (stats.ts's dayNumber).
+    this.runRows = reads.prepare(runsSql(`CAST(julianday("day") - 2440587.5 AS INTEGER)`, "?"));
     this.tallyRows = reads.prepare(`SELECT "topic", "first_mark", "wins", "struggles", "learning", "insights" FROM "topic_mark_tallies"`);
   }
   async builtInTimeZone(): Promise<string | null> {
@@ -69,7 +79,13 @@ class SqliteAggregateReads implements AggregateReads {
     return this.dayRows.all(since).map((r) => ({ day: r.day, focusMs: r.focus_ms }));
   }
   async runs(since: number): Promise<DayRun[]> {
-    return this.runRows.all(since).map((r) => ({ first: r.run_first, last: r.run_last }));
+    // Counting the runs reads every studied day (~5 ms at 6,000 days); they change only when some
+    // connection (this process's writer, another process) commits, which data_version tells this one.
+    const version = Number(this.reads.pragma("data_version", { simple: true }));
+    if (this.lastRuns?.version === version && this.lastRuns.since === since) return this.lastRuns.runs;
+    const runs = this.runRows.all(since).map((r) => ({ first: r.run_first, last: r.run_last }));
+    this.lastRuns = { version, since, runs };
+    return runs;
   }
   async tallies(): Promise<TopicCount[]> {
     return this.tallyRows.all().map((r) => ({
