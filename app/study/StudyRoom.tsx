@@ -3,13 +3,12 @@
 // last lines, "Try again" and "Continue this session"), offer a new start, and say so plainly when
 // the server cannot be reached.
 import { useCallback, useEffect, useRef, useState } from "react";
+import dynamic from "next/dynamic";
 import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
-import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
-import { AcpChat } from "./AcpChat";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
 import { SessionSummary } from "../components/SessionSummary";
@@ -21,6 +20,12 @@ import { useServerReachable } from "../components/server-reachable";
 // Open the page's socket as soon as this module loads, while React is still hydrating: a live
 // session's console attaches the moment it mounts instead of waiting for a handshake first.
 if (typeof window !== "undefined") studySocket();
+
+// Loaded only when shown (server-rendered with the page when they are): the chat and the start form
+// bring Markdown (KaTeX, highlight.js, remark: ~700 KB of script), which a reloaded live terminal
+// would otherwise compile and run before its console attaches (docs/performance.md, round 6).
+const AcpChat = dynamic(() => import("./AcpChat").then((m) => m.AcpChat));
+const StartForm = dynamic(() => import("./StartForm").then((m) => m.StartForm));
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
 const UNREACHABLE = "Could not reach the StudyLoop server. Is it still running? Try again in a moment.";

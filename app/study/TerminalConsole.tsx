@@ -26,6 +26,8 @@ import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 import { InputGate } from "./input-gate";
+import { openTypingStandIn, type TypingStandIn } from "./typing-stand-in";
+import { replayPieces } from "./replay-pieces";
 
 export function TerminalConsole({
   session,
@@ -49,21 +51,23 @@ export function TerminalConsole({
   useEffect(() => {
     const element = host.current;
     if (!element || !frame.current) return;
-    const term = new Terminal({
+    const options = {
       // A blinking cursor costs every echo one frame: xterm's DOM renderer redraws the cursor's row on
       // the frame after the blink restarts (measured in docs/performance.md).
       cursorBlink: false,
       fontSize: window.innerWidth < 600 ? 12 : 14,
       fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       scrollback: 10_000,
-    });
+    };
+    const term = new Terminal(options);
     const stopTheme = followTerminalTheme(term);
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon());
     const stopSwallowing = swallowTerminalQueries(term.parser);
-    term.open(element);
     (window as unknown as { __studyloopTerm?: Terminal }).__studyloopTerm = term;
+    // Until the first replay is parsed (off the page, twice as fast), a stand-in takes the keys.
+    let standIn: TypingStandIn | null = null;
 
     const socket = studySocket();
     const id = session.id;
@@ -114,7 +118,7 @@ export function TerminalConsole({
     const sendSize = () => {
       let proposed: { cols: number; rows: number } | undefined;
       try {
-        proposed = fit.proposeDimensions();
+        proposed = (standIn?.fit ?? fit).proposeDimensions();
       } catch {
         proposed = undefined;
       }
@@ -138,11 +142,23 @@ export function TerminalConsole({
         term.resize(frame.cols, frame.rows);
         sizedFor = frame.sizedFor;
         const chars = frame.type === "replay" ? frame.data.length : frame.chars;
-        term.write(frame.type === "replay" ? frame.data : unpackReplay(frame.bytes), () => {
-          parsed(chars);
-          showFit();
-          setRestored(true);
-        });
+        // The first replay, off the page, in pieces: xterm.js parses one write in one task, and 10,000
+        // lines would hold the page that long. (On an open terminal pieces cost a frame each: whole.)
+        const data = frame.type === "replay" ? frame.data : unpackReplay(frame.bytes);
+        const pieces = standIn ? replayPieces(data) : [data];
+        pieces.forEach((piece, i) =>
+          term.write(
+            piece,
+            i < pieces.length - 1
+              ? undefined
+              : () => {
+                  parsed(chars);
+                  showTerminal();
+                  showFit();
+                  setRestored(true);
+                },
+          ),
+        );
         lastSeq = frame.seq;
       } else if (frame.type === "output" || frame.type === "output-bytes") {
         if (lastSeq !== undefined && frame.seq <= lastSeq) return;
@@ -187,13 +203,26 @@ export function TerminalConsole({
       send: (data) => held.push({ data }),
       applicationCursor: () => term.modes.applicationCursorKeysMode,
     });
-    const input = term.onData((data) => keys.typed(data));
+    const typed = (data: string) => keys.typed(data);
     // Mouse reports in the default (X10) encoding: bytes, not text.
-    const binary = term.onBinary((data) => held.push({ data, binary: true }));
+    const typedBinary = (data: string) => held.push({ data, binary: true });
+    const input = term.onData(typed);
+    const binary = term.onBinary(typedBinary);
+    standIn = openTypingStandIn(element, options, { typed, binary: typedBinary });
+    /** The replay is parsed: the terminal takes the stand-in's place (and its focus). */
+    function showTerminal() {
+      if (!standIn || disposed) return;
+      const focused = standIn.focused();
+      standIn.dispose();
+      standIn = null;
+      term.open(element!);
+      if (focused) term.focus();
+      sendSize();
+    }
     const stopPhone = supportPhone(socket);
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
-    term.focus();
+    standIn.focus();
 
     return () => {
       disposed = true;
@@ -211,6 +240,7 @@ export function TerminalConsole({
       socket.off("terminal:error", onTerminalError);
       socket.off("disconnect", onDisconnect);
       socket.emit("terminal:detach", { sessionId: id });
+      standIn?.dispose();
       term.dispose();
     };
   }, [session.id, onEnded, keys]);

@@ -154,6 +154,18 @@
     });
   }
 
+  // Ours: the stand-in that takes typing while the terminal's first replay is parsed off the page
+  // (app/study/typing-stand-in.ts): its first frame is the terminal being on the page.
+  let standIn;
+  Object.defineProperty(window, "__studyloopStandIn", {
+    configurable: true,
+    get: () => standIn,
+    set: (next) => {
+      standIn = next;
+      next?.onRender(() => (bench.openedAt ??= performance.now()));
+    },
+  });
+
   window.addEventListener(
     "keydown",
     (event) => {
