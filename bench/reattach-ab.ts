@@ -43,7 +43,10 @@ async function start(root: string | undefined, name: string) {
     timeout: 120_000,
   });
   const rows = await page.evaluate(() => window.__bench.term!.rows);
-  await context.addInitScript((wanted) => (window.__benchRestore = wanted), { minLines: SCROLLBACK_LINES + rows, text: `scroll ${REATTACH_LINES}` });
+  await context.addInitScript((wanted) => (window.__benchRestore = wanted), {
+    minLines: SCROLLBACK_LINES + rows,
+    text: `scroll ${REATTACH_LINES}`,
+  });
   return {
     name,
     page,
