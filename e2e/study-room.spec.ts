@@ -7,7 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { makeDataDir, startServer, type StartedServer } from "./support/server";
 import { withDb } from "./support/db";
 import { open } from "./support/page";
-import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
+import { expectTerminalToContain, terminalText, typeInTerminal } from "./support/terminal";
 
 interface Size {
   readonly name: string;
@@ -306,6 +306,40 @@ test.describe("the study room", () => {
     await expect(page.getByTestId("console-status")).toHaveText("live");
     await expectTerminalToContain(page, /you said: held one[\s\S]*you said: held two/);
     await expect(page.getByText(/not attached/i)).toHaveCount(0);
+    check();
+  });
+
+  test("typing while the scrollback is still being restored reaches the tutor in order, once", async ({ browser }) => {
+    const { page, check } = await watchedPage(browser, DESKTOP);
+    await startSession(page, server.url, "keys during the restore");
+    // What the server sends from the replay on waits for `release`: the page is attached (its typing
+    // goes out), and its terminal has not parsed the replay, so a stand-in takes the keys.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const toServer = ws.connectToServer();
+      let holding = false;
+      toServer.onMessage((message) => {
+        if (typeof message === "string" && message.includes('"packed-replay"')) holding = true;
+        if (holding) void released.then(() => ws.send(message));
+        else ws.send(message);
+      });
+    });
+    await open(page, `${server.url}/study`);
+    await expect(page.getByTestId("console-status")).toHaveText("live");
+    await expect.poll(() => page.evaluate(() => "__studyloopStandIn" in window)).toBe(true);
+    await typeInTerminal(page, "during one\r");
+    await page.keyboard.type("during two\r");
+    // Typed into the stand-in: the terminal is not on the page until its replay is parsed.
+    expect(
+      await page.evaluate(() => (window as unknown as { __studyloopTerm: { element?: unknown } }).__studyloopTerm.element),
+    ).toBeUndefined();
+    release();
+    await expectTerminalToContain(page, /you said: during one[\s\S]*you said: during two/);
+    const text = await terminalText(page);
+    expect(text.match(/you said: during one/g)).toHaveLength(1);
+    expect(text.match(/you said: during two/g)).toHaveLength(1);
+    await expect(page.getByTestId("screen-preview")).toHaveCount(0);
     check();
   });
 });

@@ -6,7 +6,7 @@ import type { NextSessionSuggestions } from "@/server/study/history";
 import type { FocusPlanKind } from "@/common/study/focus-plan";
 import { FocusPlanChoice, ForThisSession, TopicSuggestions, useSuggestions } from "./StartChoices";
 import type { AgentFailureDetails } from "@/server/transports/acp/acp-failure";
-import { SignIn } from "./ChatEntry";
+import { SignIn } from "./SignIn";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
 import { DueBeforeStart } from "../review/DueBeforeStart";
 import { InlineCode } from "../components/InlineCode";

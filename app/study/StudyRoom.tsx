@@ -8,6 +8,7 @@ import type { AgentListing } from "@/server/agents/agent-registry";
 import type { SessionStateView, SessionView } from "@/server/sessions/session-view";
 import type { NextSessionSuggestions } from "@/server/study/history";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
+import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
@@ -21,11 +22,11 @@ import { useServerReachable } from "../components/server-reachable";
 // session's console attaches the moment it mounts instead of waiting for a handshake first.
 if (typeof window !== "undefined") studySocket();
 
-// Loaded only when shown (server-rendered with the page when they are): the chat and the start form
-// bring Markdown (KaTeX, highlight.js, remark: ~700 KB of script), which a reloaded live terminal
-// would otherwise compile and run before its console attaches (docs/performance.md, round 6).
+// Loaded only when shown (server-rendered with the page when it is): the chat brings Markdown (KaTeX,
+// highlight.js, remark: ~600 KB of script), which a reloaded live terminal would otherwise compile and
+// run before its console attaches (docs/performance.md, round 6). The start form stays in the page: it
+// is what a page shows when its session ends with the server, and then no chunk could be loaded.
 const AcpChat = dynamic(() => import("./AcpChat").then((m) => m.AcpChat));
-const StartForm = dynamic(() => import("./StartForm").then((m) => m.StartForm));
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
 const UNREACHABLE = "Could not reach the StudyLoop server. Is it still running? Try again in a moment.";

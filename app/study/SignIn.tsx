@@ -1,0 +1,29 @@
+// The ways to sign in an agent offered (a chat's entry, a failed start's explanation): its own file, so
+// the start form does not bring the chat's Markdown (KaTeX, highlight.js) into the study page's scripts.
+/** The secrets policy in one sentence (README, "Secrets"): why a key set for StudyLoop is not seen. */
+export const SECRETS_NOTE =
+  'StudyLoop gives agents no API keys from its own environment unless studyloop.config.json names them for that agent, e.g. "gemini": {"env": {"pass": ["GEMINI_API_KEY"]}} (see the README, "Secrets").';
+
+/** The ways to sign in the agent offered, and StudyLoop's sentence on how, when there is one. */
+export function SignIn({ methods, hint }: { methods: readonly { id: string; name: string; description?: string }[]; hint?: string }) {
+  if (methods.length === 0 && !hint) return null;
+  return (
+    <div className="sign-in" data-testid="sign-in">
+      {methods.length > 0 ? (
+        <>
+          <p>It offers these ways to sign in:</p>
+          <ul>
+            {methods.map((m) => (
+              <li key={m.id} data-testid="sign-in-method">
+                <strong>{m.name}</strong>
+                {m.description ? <> — {m.description}</> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {hint ? <p>{hint}</p> : null}
+      <p className="muted">{SECRETS_NOTE}</p>
+    </div>
+  );
+}
