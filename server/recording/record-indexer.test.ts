@@ -104,29 +104,39 @@ describe("a whole recording, a piece at a time", () => {
   });
 });
 
+/** A data directory with a session whose recording holds `lines` (the row `status`, ended or live). */
+async function recordedSession(topic: string, status: "ended" | "live", lines: readonly string[]) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
+  applyMigrations(path.join(dataDir, "studyloop.db"));
+  const db = openDatabase(path.join(dataDir, "studyloop.db"));
+  const id = crypto.randomUUID();
+  await db.studySession.create({
+    data: {
+      id,
+      topic,
+      energy: 5,
+      agent: "tutor",
+      transport: "pty",
+      status,
+      endedAt: status === "ended" ? new Date() : null,
+      recordingPath: `sessions/${id}/session.cast`,
+    },
+  });
+  const dir = path.join(dataDir, "sessions", id);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "session.cast");
+  const events = lines.map((data, i) => encodeEvent({ time: i / 100, code: "o", data }));
+  fs.writeFileSync(file, [encodeHeader({ version: 2, width: 80, height: 24, timestamp: 1_700_000_000 }), ...events].join(""));
+  return { dataDir, db, id, dir, file };
+}
+
 describe("indexing a recording again (after a crash)", () => {
   it("marks the transcript complete only once the index has it all, so a failure midway is indexed again", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
-    applyMigrations(path.join(dataDir, "studyloop.db"));
-    const db = openDatabase(path.join(dataDir, "studyloop.db"));
-    const id = crypto.randomUUID();
-    await db.studySession.create({
-      data: {
-        id,
-        topic: "again",
-        energy: 5,
-        agent: "tutor",
-        transport: "pty",
-        status: "ended",
-        endedAt: new Date(),
-        recordingPath: `sessions/${id}/session.cast`,
-      },
-    });
-    const dir = path.join(dataDir, "sessions", id);
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, "session.cast");
-    const events = Array.from({ length: 200 }, (_, i) => encodeEvent({ time: i / 10, code: "o", data: `remembered line ${i}\r\n` }));
-    fs.writeFileSync(file, [encodeHeader({ version: 2, width: 80, height: 24, timestamp: 1_700_000_000 }), ...events].join(""));
+    const { dataDir, db, id, dir, file } = await recordedSession(
+      "again",
+      "ended",
+      Array.from({ length: 200 }, (_, i) => `remembered line ${i}\r\n`),
+    );
 
     class FailingIndex extends SearchIndex {
       override async replace(): Promise<void> {
@@ -147,28 +157,11 @@ describe("indexing a recording again (after a crash)", () => {
 
 describe("a stop during indexing", () => {
   it("stops at the next piece, leaves the transcript unmarked, and the next start indexes it whole, once", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-indexer-"));
-    applyMigrations(path.join(dataDir, "studyloop.db"));
-    const db = openDatabase(path.join(dataDir, "studyloop.db"));
-    const id = crypto.randomUUID();
-    await db.studySession.create({
-      data: {
-        id,
-        topic: "stop",
-        energy: 5,
-        agent: "tutor",
-        transport: "pty",
-        status: "live",
-        recordingPath: `sessions/${id}/session.cast`,
-      },
-    });
-    const dir = path.join(dataDir, "sessions", id);
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, "session.cast");
-    const events = Array.from({ length: 3_000 }, (_, i) =>
-      encodeEvent({ time: i / 100, code: "o", data: `flooded line ${i} ${"-".repeat(60)}\r\n` }),
+    const { dataDir, db, id, dir, file } = await recordedSession(
+      "stop",
+      "live",
+      Array.from({ length: 3_000 }, (_, i) => `flooded line ${i} ${"-".repeat(60)}\r\n`),
     );
-    fs.writeFileSync(file, [encodeHeader({ version: 2, width: 80, height: 24, timestamp: 1_700_000_000 }), ...events].join(""));
 
     const halt = new AbortController();
     const stopping = new RecordIndexer(db, dataDir, new SearchIndex(db), () => undefined, halt.signal);
