@@ -2,11 +2,11 @@
 // with the bench's 10,000 ended sessions and one live pty session (a shell, no viewer), then
 // GET /api/session/state at 4 saturating connections and at 100 req/s, as bench/run.ts takes them.
 // `node --experimental-websocket --import tsx bench/state-only.ts`; BENCH_STATE_REQUESTS sets the count;
-// SERVER_CPU_PROF=DIR writes the server's CPU profile there.
+// SERVER_CPU_PROF=DIR writes the server's CPU profile there; STUDYLOOP_ROOT=<checkout> runs that build.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startProcess } from "./lib/proc.ts";
+import { cpuMs, startProcess } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS } from "./lib/state-load.ts";
 import { ROOT } from "./lib/targets.ts";
 
@@ -19,18 +19,20 @@ fs.writeFileSync(
   JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: ["--norc", "-i"] } } }),
 );
 const profile = process.env.SERVER_CPU_PROF;
+// STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness, as targets.ts).
+const root = process.env.STUDYLOOP_ROOT ?? ROOT;
 const server = await startProcess(
   process.execPath,
   [
     ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
-    path.join(ROOT, "bin", "studyloop.js"),
+    path.join(root, "bin", "studyloop.js"),
     "web",
     "--port",
     "0",
     "--data-dir",
     dataDir,
   ],
-  { cwd: ROOT, env: process.env, ready: /running at (http:\/\/\S+)/, name: "StudyLoop", timeoutMs: 600_000 },
+  { cwd: root, env: process.env, ready: /running at (http:\/\/\S+)/, name: "StudyLoop", timeoutMs: 600_000 },
 );
 try {
   const url = server.url.replace(/\/$/, "");
@@ -44,10 +46,14 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const state = (await (await fetch(`${url}/api/session/state`)).json()) as { state: string };
   const stateUrl = `${url}/api/session/state`;
+  const pid = server.child.pid!;
+  const cpuBefore = cpuMs(pid) ?? 0;
   const live = await loadTest(stateUrl, { total: REQUESTS, concurrency: 4, warmup: 200, maxSeconds: 60 });
+  // The server's CPU a request: what a busy machine distorts least (warm-up requests included in both).
+  const perRequest = ((cpuMs(pid) ?? 0) - cpuBefore) / (live.requests + 200);
   const paced = await pacedTest(stateUrl, { rate: 100, seconds: 10 });
   console.log(
-    `state (${state.state}, ${SEEDED_SESSIONS} ended): ${live.perSecond.toFixed(0)} req/s, p50 ${live.p50Ms.toFixed(2)} ms, p99 ${live.p99Ms.toFixed(2)} ms, max ${live.maxMs.toFixed(1)} ms at 4 connections (${live.failures} failed); p99 ${paced.p99Ms.toFixed(2)} ms at 100 req/s`,
+    `state (${state.state}, ${SEEDED_SESSIONS} ended): ${live.perSecond.toFixed(0)} req/s, p50 ${live.p50Ms.toFixed(2)} ms, p99 ${live.p99Ms.toFixed(2)} ms, max ${live.maxMs.toFixed(1)} ms at 4 connections (${live.failures} failed), server CPU ${perRequest.toFixed(3)} ms a request; p99 ${paced.p99Ms.toFixed(2)} ms at 100 req/s`,
   );
 } finally {
   server.child.kill("SIGINT");

@@ -24,12 +24,15 @@ export const NudgeRecordSchema = z.object({
   answer: z.enum(NUDGE_ANSWERS).nullable(),
 });
 export type NudgeRecord = z.infer<typeof NudgeRecordSchema>;
+// Made once: building a zod schema costs more than parsing a short list with it, and every state
+// read parses the live session's list.
+const NudgeListSchema = z.array(NudgeRecordSchema);
 
 /** Reads the stored list; anything unreadable counts as no nudges rather than breaking the page. */
 export function parseNudges(text: string | null | undefined): NudgeRecord[] {
-  if (!text) return [];
+  if (!text || text === "[]") return [];
   try {
-    const parsed = z.array(NudgeRecordSchema).safeParse(JSON.parse(text));
+    const parsed = NudgeListSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : [];
   } catch {
     return [];

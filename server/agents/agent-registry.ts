@@ -33,18 +33,24 @@ export interface AgentListing {
 }
 
 type ConfigRead = { config: AgentConfigFile; problem: string | null };
+const NO_CONFIG: ConfigRead = { config: { agents: {} }, problem: null };
 
 export class AgentRegistry {
   /** The last read of the config, valid while the file's identity, size and mtime are unchanged. */
   private cached: { key: string; read: ConfigRead } | undefined;
+  /** The agents merged from that read: every state read asks for their labels. */
+  private merged: { read: ConfigRead; shell: string | undefined; agents: readonly AgentDefinition[] } | undefined;
 
   constructor(
     private readonly dataDir: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  definitions(): AgentDefinition[] {
-    return mergeAgents(this.readConfig().config, this.env.SHELL);
+  definitions(): readonly AgentDefinition[] {
+    const read = this.readConfig();
+    const shell = this.env.SHELL;
+    if (this.merged?.read !== read || this.merged.shell !== shell) this.merged = { read, shell, agents: mergeAgents(read.config, shell) };
+    return this.merged.agents;
   }
 
   /** A sentence about a broken studyloop.config.json (its agents are left out), or null. */
@@ -105,7 +111,7 @@ export class AgentRegistry {
       key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     } catch {
       this.cached = undefined;
-      return { config: { agents: {} }, problem: null };
+      return NO_CONFIG;
     }
     if (this.cached?.key !== key) this.cached = { key, read: this.parseConfig(file) };
     return this.cached.read;

@@ -31,6 +31,12 @@ describe("contentSecurityPolicy", () => {
     expect(`'nonce-${nonce}'`).toMatch(NEXT_NONCE);
     expect(newNonce()).not.toBe(nonce);
   });
+
+  it("draws 128 fresh random bits for every nonce, across refills of its pool", () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
 });
 
 describe("strictTransportSecurity", () => {
