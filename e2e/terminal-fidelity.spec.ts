@@ -165,6 +165,13 @@ test("desktop and phone show the same cells as the live terminal through reloads
   await typeInTerminal(page, "q");
   await expectTerminalToContain(page, /tutor> $/m);
 
+  // A reload while output flows: its replay, then what came after it, and the same cells.
+  await typeInTerminal(page, "flood 2000\r");
+  await phone.reload();
+  await expect(phone.getByTestId("console-status")).toHaveText("live");
+  await expectTerminalToContain(phone, "flood done: 2000 lines");
+  await expectSameScreen(phone, reference, "phone reloaded during a flood");
+
   // No page open: the mirror still answers, once.
   await phone.context().close();
   await page.goto(`${server.url}/`);
