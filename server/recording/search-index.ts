@@ -8,6 +8,7 @@ import {
   docWrites,
   searchSql,
   SESSION_SCAN_PAGE,
+  SESSION_WALK,
   SESSION_WINDOW,
   type DocRow,
   type PagedListSql,
@@ -94,6 +95,8 @@ export class SearchIndex {
     private readonly db: Db,
     /** PostgreSQL's list search with a topic: how many newest sessions are looked at before the whole index (tests set it small). */
     private readonly sessionWindow = SESSION_WINDOW,
+    /** PostgreSQL's list search: how many sessions are checked one by one before a range of the index (tests set it small). */
+    private readonly sessionWalk = SESSION_WALK,
   ) {
     this.sql = searchSql(providerOf(db));
   }
@@ -137,9 +140,11 @@ export class SearchIndex {
 
   /**
    * The newest matching documents (the index walks them newest first, a page at a time) name `limit`
-   * sessions; the answer can only hold sessions started since the oldest of those, and every
-   * document of those was written after that session's first one, so a second pass over the matches
-   * from there is exact.
+   * sessions, so the answer holds only sessions started since the `limit`-th newest of those (t0).
+   * Every matching document from the pages' last one on has been read; a session since t0 not yet
+   * named can only match in an older document. PostgreSQL checks those sessions one by one when
+   * there are few; otherwise every match between the first document of any session since t0 (a
+   * session's documents are all written after its first) and the pages' last is read. Exact.
    */
   private async byPages(sql: PagedListSql, words: string[], topic: string | undefined, limit: number): Promise<string[]> {
     // 1. Newest matching documents, a page at a time, until they name `limit` sessions (or run out).
@@ -152,15 +157,28 @@ export class SearchIndex {
       exhausted = rows.length < SESSION_SCAN_PAGE;
       if (rows.length > 0) before = Number(rows[rows.length - 1]!.doc);
     }
-    let candidates = [...found];
-    if (!exhausted) {
-      // 2. Every match since the first document of the oldest session named above.
-      const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(sql.firstDocSince(candidates));
-      const rows = await this.db.$queryRaw<{ id: string }[]>(sql.matchingSince(words, topic, Number(first[0]?.first ?? 0)));
-      candidates = [...new Set(rows.map((r) => r.id))];
-    }
+    const candidates = [...found];
+    if (!exhausted) candidates.push(...(await this.olderMatches(sql, words, topic, candidates, limit, before)));
     if (candidates.length === 0) return [];
     const rows = await this.db.$queryRaw<{ id: string }[]>(sql.newestSessions(candidates, topic, limit));
+    return rows.map((r) => r.id);
+  }
+
+  /** 2. The sessions since t0 that only documents older than `before` match (some may repeat `found`). */
+  private async olderMatches(
+    sql: PagedListSql,
+    words: string[],
+    topic: string | undefined,
+    found: readonly string[],
+    limit: number,
+    before: number,
+  ): Promise<string[]> {
+    if (sql.sessionsSince) {
+      const rows = await this.db.$queryRaw<{ id: string | null }[]>(sql.sessionsSince(words, topic, found, limit, this.sessionWalk));
+      if (!rows.some((r) => r.id === null)) return rows.map((r) => r.id!);
+    }
+    const first = await this.db.$queryRaw<{ first: number | bigint | null }[]>(sql.firstDocSince(found, limit));
+    const rows = await this.db.$queryRaw<{ id: string }[]>(sql.matchingSince(words, topic, Number(first[0]?.first ?? 0), before));
     return rows.map((r) => r.id);
   }
 

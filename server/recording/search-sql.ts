@@ -3,7 +3,9 @@
 // (prisma/postgresql/migrations/20261203010000_history_and_search), ranked by a BM25-like score of
 // how often each word occurs against the document's length. Both match every word literally, as a
 // case-insensitive substring. Queries are Prisma.sql templates, so placeholders follow the provider.
-// The history list's search pages through the matches newest first. With a topic, PostgreSQL looks
+// The history list's search pages through the matches newest first, then makes the answer exact
+// among the sessions started since the page's answer would start (PostgreSQL checks each such
+// session's documents when they are few). With a topic, PostgreSQL looks
 // among the topic's newest sessions instead, then reads every match through the index: its walk of
 // the matches newest first (the primary key, a GIN index has no order) read every document when
 // the topic had few or none.
@@ -20,6 +22,15 @@ export const RANKED_MATCHES = 1_000;
 
 /** Matching documents read per step when the history list looks for its newest sessions with a match. */
 export const SESSION_SCAN_PAGE = 500;
+
+/**
+ * PostgreSQL's list search checks at most this many sessions, one by one (each one's documents off
+ * the session_id index), for a match the pages of matches did not reach; with more, it reads every
+ * match in a range of documents instead. The range is bounded by the first document of those
+ * sessions, which in a history indexed by kind (the migration that built the index, a bulk import)
+ * lies before every later session's marks and summaries: 230,000 documents at 50,000 sessions.
+ */
+export const SESSION_WALK = 1_000;
 
 /**
  * PostgreSQL's list search with a topic looks among this many newest sessions of the topic first:
@@ -43,16 +54,26 @@ export interface SearchSql {
   readonly topicWindow?: WindowListSql;
 }
 
-/** Pages of the matches, newest first, then every match since the oldest session they name. */
+/**
+ * Pages of the matches, newest first, until they name `limit` sessions; then the sessions started
+ * since the `limit`-th newest of those (no older one can be in the answer) that only older documents
+ * match: checked one by one when few (sessionsSince), else every match from the first document of
+ * those sessions up to the pages' last.
+ */
 export interface PagedListSql {
   /** A page of matching documents (id = session, doc), newest first, below `before`. */
   matchingPage(words: readonly string[], topic: string | undefined, before: number): Prisma.Sql;
-  /** The sessions of every matching document from `from` on (id). PostgreSQL names each once: a common word matches thousands of documents. */
-  matchingSince(words: readonly string[], topic: string | undefined, from: number): Prisma.Sql;
+  /** The sessions of every matching document in [from, before) (id). PostgreSQL names each once: a common word matches thousands of documents. */
+  matchingSince(words: readonly string[], topic: string | undefined, from: number, before: number): Prisma.Sql;
+  /**
+   * PostgreSQL: the sessions (of a topic) started since the `limit`-th newest of `ids`, not among
+   * them, with a match (id); one row with a null id when more than `walk` sessions started since.
+   */
+  sessionsSince?(words: readonly string[], topic: string | undefined, ids: readonly string[], limit: number, walk: number): Prisma.Sql;
   /** These sessions (of a topic), newest first (id). */
   newestSessions(ids: readonly string[], topic: string | undefined, limit: number): Prisma.Sql;
-  /** The first document (first) of any session started since the oldest of these. */
-  firstDocSince(ids: readonly string[]): Prisma.Sql;
+  /** The first document (first) of any session started since the `limit`-th newest of these. */
+  firstDocSince(ids: readonly string[], limit: number): Prisma.Sql;
 }
 
 /** The newest sessions first (a window), else every match through the index. */
@@ -72,20 +93,21 @@ const sqlitePaged: PagedListSql = {
     const { sql, doc } = sqliteMatching(words, topic);
     return Prisma.sql`${sql} AND ${doc} < ${before} ORDER BY ${doc} DESC LIMIT ${SESSION_SCAN_PAGE}`;
   },
-  matchingSince(words, topic, from) {
+  matchingSince(words, topic, from, before) {
     // Not DISTINCT here: around FTS5's match it made the topic search ~25 ms slower (round 5).
     const { sql, doc } = sqliteMatching(words, topic);
-    return Prisma.sql`${sql} AND ${doc} >= ${from}`;
+    return Prisma.sql`${sql} AND ${doc} >= ${from} AND ${doc} < ${before}`;
   },
   newestSessions(ids, topic, limit) {
     return Prisma.sql`SELECT id FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))${
       topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty
     } ORDER BY started_at DESC LIMIT ${limit}`;
   },
-  firstDocSince(ids) {
+  firstDocSince(ids, limit) {
     // CROSS JOIN keeps this order: the sessions off the started_at index, then their documents.
     return Prisma.sql`SELECT min(d.id) AS first FROM study_sessions s CROSS JOIN search_docs d ON d.session_id = s.id
-      WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`;
+      WHERE s.started_at >= (SELECT started_at FROM study_sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+        ORDER BY started_at DESC LIMIT 1 OFFSET ${limit - 1})`;
   },
 };
 
@@ -146,26 +168,45 @@ function pgScore(words: readonly string[]): Prisma.Sql {
   return Prisma.join(terms, " + ");
 }
 
+/** When the `limit`-th newest of these sessions started. */
+const pgNthNewest = (ids: readonly string[], limit: number) =>
+  Prisma.sql`SELECT started_at FROM study_sessions WHERE id = ANY(${[...ids]}::text[]) ORDER BY started_at DESC LIMIT 1 OFFSET ${limit - 1}`;
+
 const postgresPaged: PagedListSql = {
   matchingPage(words, topic, before) {
     return Prisma.sql`SELECT d.session_id AS id, d.id AS doc FROM search_docs d${ofTopic(topic)}
       WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id < ${before}::bigint ORDER BY d.id DESC LIMIT ${SESSION_SCAN_PAGE}`;
   },
-  matchingSince(words, topic, from) {
+  matchingSince(words, topic, from, before) {
     return Prisma.sql`SELECT DISTINCT d.session_id AS id FROM search_docs d${ofTopic(topic)}
-      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id >= ${from}::bigint`;
+      WHERE ${Prisma.join(pgFilters(words), " AND ")} AND d.id >= ${from}::bigint AND d.id < ${before}::bigint`;
+  },
+  sessionsSince(words, topic, ids, limit, walk) {
+    // The sessions off the started_at (or topic, started_at) index, newest first, at most walk + 1;
+    // each one's documents off the session_id index (LIMIT 1 in LATERAL keeps it a loop: PostgreSQL
+    // otherwise hashed every match read through the trigram index, 26,000 for "recursion"). The
+    // count is a one-time filter: with too many sessions none is checked.
+    const order = topic ? Prisma.sql`topic DESC, started_at DESC` : Prisma.sql`started_at DESC`;
+    return Prisma.sql`WITH s AS MATERIALIZED (
+        SELECT id FROM study_sessions WHERE started_at >= (${pgNthNewest(ids, limit)})${topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty}
+        ORDER BY ${order} LIMIT ${walk + 1}
+      )
+      SELECT s.id FROM s CROSS JOIN LATERAL (
+        SELECT 1 FROM search_docs d WHERE d.session_id = s.id AND ${Prisma.join(pgFilters(words), " AND ")} LIMIT 1
+      ) m WHERE (SELECT count(*) FROM s) <= ${walk} AND s.id <> ALL(${[...ids]}::text[])
+      UNION ALL SELECT NULL WHERE (SELECT count(*) FROM s) > ${walk}`;
   },
   newestSessions(ids, topic, limit) {
     return Prisma.sql`SELECT id FROM study_sessions WHERE id = ANY(${[...ids]}::text[])${
       topic ? Prisma.sql` AND topic = ${topic}` : Prisma.empty
     } ORDER BY started_at DESC LIMIT ${limit}`;
   },
-  firstDocSince(ids) {
+  firstDocSince(ids, limit) {
     // LATERAL keeps this order (a plain join was hashed over every document): the sessions off the
     // started_at index, then each one's documents off the session_id index.
     return Prisma.sql`SELECT min(f.first) AS first FROM study_sessions s
       CROSS JOIN LATERAL (SELECT min(d.id) AS first FROM search_docs d WHERE d.session_id = s.id) f
-      WHERE s.started_at >= (SELECT min(started_at) FROM study_sessions WHERE id = ANY(${[...ids]}::text[]))`;
+      WHERE s.started_at >= (${pgNthNewest(ids, limit)})`;
   },
 };
 

@@ -318,7 +318,9 @@ describe.each(testProviders())("on %s", (provider) => {
     it("finds the newest sessions with a match past a page of matching documents, early and late documents too", async () => {
       // With a topic, PostgreSQL looks among its newest sessions first, then through the whole index: a
       // window of 3 takes the second way for nearly every case here, the default the first for many.
-      const indexes = [new SearchIndex(core.db), new SearchIndex(core.db, 3)];
+      // Without one, it checks the sessions the pages did not name one by one (the default), or reads
+      // a range of the index when more than 3 are left (the second).
+      const indexes = [new SearchIndex(core.db), new SearchIndex(core.db, 3, 3)];
       const ids: string[] = [];
       // 700 sessions, each with its topic indexed as it is written: more matches of "basics" than a page.
       for (let i = 0; i < 700; i++) ids.push(crypto.randomUUID());
@@ -354,6 +356,34 @@ describe.each(testProviders())("on %s", (provider) => {
             expect(await index.sessionIds(words, filter), `${words} ${JSON.stringify(filter)}`).toEqual(expected);
           }
         }
+      }
+    }, 120_000);
+
+    it("finds a recent session whose only match is an old document, as in a history indexed by kind", async () => {
+      // As the migration that built the index (or a bulk import) writes them: every session's topic
+      // first, then every transcript. Session 650's only "closures" is its topic, far below the newest
+      // page of matches, and newer than the 50th newest session the pages name.
+      const indexes = [new SearchIndex(core.db), new SearchIndex(core.db, 3, 3)];
+      const ids = Array.from({ length: 700 }, () => crypto.randomUUID());
+      await core.db.studySession.createMany({
+        data: ids.map((id, i) => ({
+          id,
+          topic: i === 650 ? "closures, the hard part" : `session ${i}`,
+          energy: 5,
+          agent: "tutor",
+          transport: "pty",
+          status: "ended",
+          startedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN),
+          endedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN + 30 * MIN),
+        })),
+      });
+      for (const [i, id] of ids.entries()) {
+        if (i !== 650) await indexes[0]!.add(id, [{ kind: "transcript", atMs: 0, text: `closures, part ${i}`, createdAt: NOW }]);
+      }
+      for (const limit of [1, 10, 50, 60, 100]) {
+        const expected = await byScan("closures", { limit });
+        if (limit >= 50) expect(expected).toContain(ids[650]);
+        for (const index of indexes) expect(await index.sessionIds("closures", { limit }), `limit ${limit}`).toEqual(expected);
       }
     }, 120_000);
   });
