@@ -289,6 +289,56 @@ test.describe("the study loop", () => {
     expect(back.status()).toBe(409);
   });
 
+  for (const size of SIZES) {
+    test(`at ${size.name} size: a long parking lot shows the newest 50 of a group, and the rest on request`, async ({
+      browser,
+      request,
+    }) => {
+      expect(
+        (await request.post(`${server.url}/api/session/start`, { data: { topic: "a long lot", energy: 5, agent: "tutor" } })).status(),
+      ).toBe(201);
+      for (let i = 1; i <= 55; i++) {
+        expect((await request.post(`${server.url}/api/parking`, { data: { text: `long lot thought ${i} (${size.name})` } })).status()).toBe(
+          201,
+        );
+      }
+      await request.post(`${server.url}/api/session/end`);
+      const page = await newPage(browser, size);
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(`console: ${m.text()}`);
+      });
+      await open(page, `${server.url}/parking`);
+      const pending = page.locator('[data-group="pending"]');
+      const mine = pending.locator("li", { hasText: `(${size.name})` });
+      // Newest first: the 55th is shown, the first ones are not yet (other tests' thoughts are older).
+      await expect(pending.locator("li")).toHaveCount(50);
+      await expect(mine.first()).toContainText(`long lot thought 55 (${size.name})`);
+      await expect(pending.getByText(`long lot thought 1 (${size.name})`, { exact: true })).toHaveCount(0);
+      const more = page.getByTestId("parking-more-pending");
+      await expect(more).toContainText("Showing the newest 50 of");
+      await expect(pending.locator("h2")).toContainText(/\(\d+\)/);
+      await shot(page, `parking-long-${size.name}`);
+      await more.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: test.info().outputPath(`parking-long-more-${size.name}.png`) });
+      await more.getByRole("button", { name: /^Show all \d+$/ }).click();
+      await expect(more).toHaveCount(0);
+      await expect(pending.getByText(`long lot thought 1 (${size.name})`, { exact: true })).toBeVisible();
+      await expect(mine).toHaveCount(55);
+      // Each thought's buttons still work after the fold: resolve the oldest.
+      await pending
+        .locator("li", { hasText: `long lot thought 1 (${size.name})` })
+        .getByRole("button", { name: "Resolve" })
+        .click();
+      await expect(page.locator('[data-group="done"]')).toContainText(`long lot thought 1 (${size.name})`);
+      await noSidewaysScroll(page);
+      await shot(page, `parking-long-all-${size.name}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
   test("park and topic refusals are clear 4xx and write nothing", async ({ request }) => {
     const before = storedState(server.dataDir);
     const refused: Array<[string, () => Promise<APIResponse>, number, RegExp]> = [

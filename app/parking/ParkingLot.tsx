@@ -28,10 +28,18 @@ const ACTIONS: Record<ParkedStatus, ReadonlyArray<{ status: ParkedStatus; label:
 
 const when = (iso: string) => dateTimeText(iso);
 
+/**
+ * Thoughts shown in a group until the learner asks for the rest: a lot of 500 rendered with their
+ * buttons was the largest page (467 KB, docs/performance.md "Round 7: history"). Newest first, so
+ * the ones shown are the ones most likely still on the learner's mind.
+ */
+const PARKING_GROUP_PAGE = 50;
+
 export function ParkingLot({ initial }: { initial: ParkedView[] }) {
   const [items, setItems] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [showAll, setShowAll] = useState<Record<string, boolean>>({});
 
   const reload = useCallback(async () => {
     const res = await fetch("/api/parking", { cache: "no-store" }).catch(() => null);
@@ -74,6 +82,7 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
       <ErrorAlert error={error} />
       {GROUPS.map((group) => {
         const inGroup = items.filter((i) => group.statuses.includes(i.status));
+        const shown = showAll[group.id] ? inGroup : inGroup.slice(0, PARKING_GROUP_PAGE);
         return (
           <section key={group.id} aria-labelledby={`group-${group.id}`} data-group={group.id}>
             <h2 id={`group-${group.id}`}>
@@ -83,7 +92,7 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
               <p className="muted">{group.empty}</p>
             ) : (
               <ul className="parking-list">
-                {inGroup.map((item) => (
+                {shown.map((item) => (
                   <li key={item.id} className="panel" data-status={item.status}>
                     <p className="parked-text">{item.text}</p>
                     <p className="meta">
@@ -105,6 +114,14 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
                 ))}
               </ul>
             )}
+            {shown.length < inGroup.length ? (
+              <p className="muted" data-testid={`parking-more-${group.id}`}>
+                Showing the newest {shown.length} of {inGroup.length}.{" "}
+                <button type="button" onClick={() => setShowAll((all) => ({ ...all, [group.id]: true }))}>
+                  Show all {inGroup.length}
+                </button>
+              </p>
+            ) : null}
           </section>
         );
       })}
