@@ -311,7 +311,7 @@ test.describe("the study loop", () => {
       });
       await open(page, `${server.url}/parking`);
       const pending = page.locator('[data-group="pending"]');
-      const mine = pending.locator("li", { hasText: `(${size.name})` });
+      const mine = pending.locator("li", { hasText: new RegExp(`long lot thought \\d+ \\(${size.name}\\)`) });
       // Newest first: the 55th is shown, the first ones are not yet (other tests' thoughts are older).
       await expect(pending.locator("li")).toHaveCount(50);
       await expect(mine.first()).toContainText(`long lot thought 55 (${size.name})`);

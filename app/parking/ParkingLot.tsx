@@ -8,12 +8,7 @@ import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";
 import { cardFromParked } from "../review/prefill";
 import { dateTimeText } from "@/common/dates";
-
-const GROUPS: ReadonlyArray<{ id: string; title: string; empty: string; statuses: readonly ParkedStatus[] }> = [
-  { id: "pending", title: "To look at", empty: "Nothing waiting. Thoughts you park during a session show up here.", statuses: ["pending"] },
-  { id: "carried", title: "Carried into your next session", empty: "Nothing carried over.", statuses: ["carried"] },
-  { id: "done", title: "Done", empty: "Nothing resolved or dismissed yet.", statuses: ["resolved", "dismissed"] },
-];
+import { PARKING_GROUPS, PARKING_GROUP_PAGE, type FoldedParkingLot, type ParkingGroupId } from "@/common/study/parking-groups";
 
 const ACTIONS: Record<ParkedStatus, ReadonlyArray<{ status: ParkedStatus; label: string }>> = {
   pending: [
@@ -29,22 +24,30 @@ const ACTIONS: Record<ParkedStatus, ReadonlyArray<{ status: ParkedStatus; label:
 const when = (iso: string) => dateTimeText(iso);
 
 /**
- * Thoughts shown in a group until the learner asks for the rest: a lot of 500 rendered with their
- * buttons was the largest page (467 KB, docs/performance.md "Round 7: history"). Newest first, so
- * the ones shown are the ones most likely still on the learner's mind.
+ * `initial` is the newest PARKING_GROUP_PAGE thoughts of each group and each group's size
+ * (common/study/parking-groups.ts); the whole lot is read at the first change or "Show all".
  */
-const PARKING_GROUP_PAGE = 50;
-
-export function ParkingLot({ initial }: { initial: ParkedView[] }) {
-  const [items, setItems] = useState(initial);
+export function ParkingLot({ initial }: { initial: FoldedParkingLot }) {
+  const [items, setItems] = useState(initial.items);
+  // Each group's size while only the first page of it is here; null once the whole lot is.
+  const [counts, setCounts] = useState<FoldedParkingLot["counts"] | null>(initial.counts);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const [showAll, setShowAll] = useState<Record<string, boolean>>({});
+  const [showAll, setShowAll] = useState<Partial<Record<ParkingGroupId, boolean>>>({});
 
-  const reload = useCallback(async () => {
+  const reload = useCallback(async (): Promise<boolean> => {
     const res = await fetch("/api/parking", { cache: "no-store" }).catch(() => null);
-    if (res?.ok) setItems(((await res.json()) as { items: ParkedView[] }).items);
+    if (!res?.ok) return false;
+    setItems(((await res.json()) as { items: ParkedView[] }).items);
+    setCounts(null);
+    return true;
   }, []);
+
+  const showGroup = async (group: ParkingGroupId) => {
+    setError(null);
+    if (counts && !(await reload())) return setError("Could not read the rest of the parking lot. Try again.");
+    setShowAll((all) => ({ ...all, [group]: true }));
+  };
 
   useEffect(() => {
     const socket = studySocket();
@@ -80,15 +83,16 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
   return (
     <div className="stack" data-testid="parking-lot">
       <ErrorAlert error={error} />
-      {GROUPS.map((group) => {
-        const inGroup = items.filter((i) => group.statuses.includes(i.status));
+      {PARKING_GROUPS.map((group) => {
+        const inGroup = items.filter((i) => (group.statuses as readonly ParkedStatus[]).includes(i.status));
         const shown = showAll[group.id] ? inGroup : inGroup.slice(0, PARKING_GROUP_PAGE);
+        const total = counts ? counts[group.id] : inGroup.length;
         return (
           <section key={group.id} aria-labelledby={`group-${group.id}`} data-group={group.id}>
             <h2 id={`group-${group.id}`}>
-              {group.title} <span className="muted">({inGroup.length})</span>
+              {group.title} <span className="muted">({total})</span>
             </h2>
-            {inGroup.length === 0 ? (
+            {total === 0 ? (
               <p className="muted">{group.empty}</p>
             ) : (
               <ul className="parking-list">
@@ -114,11 +118,11 @@ export function ParkingLot({ initial }: { initial: ParkedView[] }) {
                 ))}
               </ul>
             )}
-            {shown.length < inGroup.length ? (
+            {shown.length < total ? (
               <p className="muted" data-testid={`parking-more-${group.id}`}>
-                Showing the newest {shown.length} of {inGroup.length}.{" "}
-                <button type="button" onClick={() => setShowAll((all) => ({ ...all, [group.id]: true }))}>
-                  Show all {inGroup.length}
+                Showing the newest {shown.length} of {total}.{" "}
+                <button type="button" onClick={() => void showGroup(group.id)}>
+                  Show all {total}
                 </button>
               </p>
             ) : null}
