@@ -25,7 +25,8 @@ const when = (iso: string) => dateTimeText(iso);
 
 /**
  * `initial` is the newest PARKING_GROUP_PAGE thoughts of each group and each group's size
- * (common/study/parking-groups.ts); the whole lot is read at the first change or "Show all".
+ * (common/study/parking-groups.ts); the whole lot is read when the socket watches (as before: what
+ * changed since the render), at each change, or at "Show all" if it has not been yet.
  */
 export function ParkingLot({ initial }: { initial: FoldedParkingLot }) {
   const [items, setItems] = useState(initial.items);
