@@ -12,9 +12,11 @@ import { socketParser } from "../common/realtime/socket-parser.ts";
 import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
-import { FLOOD, ROOT, shellArgs, workDir } from "./lib/targets.ts";
+import { FLOOD, ROOT, ourCommand, shellArgs, workDir } from "./lib/targets.ts";
 
 const FLOOD_BYTES = Number(process.env.BENCH_FLOOD_MB ?? 20) * 1_000_000;
+/** STUDYLOOP_ROOT: another checkout's build to run (a before/after comparison), this one's by default. */
+const OUR_ROOT = process.env.STUDYLOOP_ROOT ?? ROOT;
 const FLAGS = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 /** SERVER_PROFILE=FILE: the server's main thread is profiled during the flood (inspector on 127.0.0.1), into FILE. */
 const PROFILE = process.env.SERVER_PROFILE;
@@ -154,29 +156,24 @@ async function main(): Promise<void> {
     path.join(dataDir, "studyloop.config.json"),
     JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }),
   );
-  const server = await startProcess(
-    process.execPath,
-    [
-      ...FLAGS,
-      ...(PROFILE || MEMORY || SNAPSHOT ? ["--inspect=127.0.0.1:0"] : []),
-      path.join(ROOT, "bin", "studyloop.js"),
-      "web",
-      "--port",
-      "0",
-      "--data-dir",
-      dataDir,
-    ],
-    {
-      cwd: ROOT,
-      ready: /running at (http:\/\/\S+)/,
-      name: "StudyLoop",
-      timeoutMs: 300_000,
-    },
-  );
+  // Started as a learner starts it (the command itself: its first line's settings apply, bench/lib/targets.ts);
+  // the extra flags go after the environment's own NODE_OPTIONS, as a learner's would.
+  const flags = [...FLAGS, ...(PROFILE || MEMORY || SNAPSHOT ? ["--inspect=127.0.0.1:0"] : [])];
+  const nodeOptions = [process.env.NODE_OPTIONS ?? "", ...flags].filter(Boolean).join(" ");
+  const server = await startProcess(...ourCommand(OUR_ROOT, ["web", "--port", "0", "--data-dir", dataDir]), {
+    cwd: OUR_ROOT,
+    env: nodeOptions ? { ...process.env, NODE_OPTIONS: nodeOptions } : process.env,
+    ready: /running at (http:\/\/\S+)/,
+    name: "StudyLoop",
+    timeoutMs: 300_000,
+  });
   const url = server.url.replace(/\/$/, "");
   const pid = server.child.pid!;
   try {
     await (await fetch(`${url}/study`)).text();
+    await (await fetch(`${url}/`)).text();
+    await sleep(1_000);
+    const rssIdle = rssBytes(pid)!;
     const started = await fetch(`${url}/api/session/start`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: url },
@@ -216,6 +213,7 @@ async function main(): Promise<void> {
     const rssLive = rssBytes(pid)!;
     const profiler = PROFILE || MEMORY || SNAPSHOT ? await inspector(server.output()) : undefined;
     const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+    console.log(`RSS (MiB): idle (after /study and /) ${mb(rssIdle)}, one live session ${mb(rssLive)}`);
     if (profiler) console.log(`main thread memory (MB), live: ${await profiler.memory()}`);
     console.log(`memory (MiB), live: ${await memoryReport(server.child)}`);
     for (let n = 1; n <= FLOODS; n++) {

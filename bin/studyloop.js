@@ -1,10 +1,13 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S sh -c '[ "${MALLOC_ARENA_MAX+1}" ]||export MALLOC_ARENA_MAX=2 STUDYLOOP_ARENAS=2;exec node "$0" "$@"'
 // The `studyloop` command. It runs the server compiled to plain JavaScript (dist/server, made by
 // `npm run build`, rebuilt here first when missing or older than its sources: scripts/server-bundle.mjs);
 // `studyloop web --dev` runs the TypeScript sources through tsx instead, for hot reload. Either way in
-// this same process, so the PID a learner or a test holds is the server's own.
+// this same process, so the PID a learner or a test holds is the server's own. The first line caps
+// glibc's malloc arenas when `studyloop` runs as a command (bin/start-settings.js).
+import { forgetStartSettings } from "./start-settings.js";
 import { holdYoungGeneration } from "./young-generation.js";
 
+forgetStartSettings();
 holdYoungGeneration();
 const argv = process.argv.slice(2);
 let main;

@@ -92,6 +92,14 @@ export function promptCount(page: Page): Promise<number> {
   return page.evaluate(() => window.__bench.marks.filter((m) => m.name === "prompt").length);
 }
 
+/**
+ * `studyloop ARGS` from the checkout at `root`, run as a learner's shell runs the command: the file
+ * itself, so its first line applies (bin/start-settings.js). Extra Node flags go in NODE_OPTIONS.
+ */
+export function ourCommand(root: string, args: string[]): [string, string[]] {
+  return [path.join(root, "bin", "studyloop.js"), args];
+}
+
 export async function startOurs(dir: string, opts: { recording?: boolean } = {}): Promise<Target & { readonly dataDir: string }> {
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir);
@@ -102,8 +110,9 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
   // STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness).
   const root = process.env.STUDYLOOP_ROOT ?? ROOT;
   const started = await startProcess(
-    process.execPath,
-    [path.join(root, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
+    // As a learner starts it: the command itself (npm's bin link, `npm run web`), whose first line sets
+    // what only a process's start can (bin/start-settings.js); its PID is the server's own.
+    ...ourCommand(root, ["web", "--port", "0", "--data-dir", dataDir]),
     {
       cwd: root,
       env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
