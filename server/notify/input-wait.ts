@@ -28,7 +28,7 @@ export const DEFAULT_WAIT_RULE: WaitRule = {
 };
 
 /** Lines kept to judge the screen: the cursor's line and the ones just before it. */
-const TAIL_LINES = 6;
+export const TAIL_LINES = 6;
 /** Longest line kept, in characters (a line without a newline can grow without end). */
 const LINE_MAX_CHARS = 400;
 
@@ -45,13 +45,20 @@ export class InputWaitDetector {
 
   constructor(private readonly rule: WaitRule) {}
 
-  /** Output arrived at `now` (ms): its plain text (terminal-scan.ts) and how many bells it rang. */
-  output(text: string, bells: number, now: number): WaitVerdict {
+  /**
+   * Output arrived at `now` (ms): its plain text (terminal-scan.ts) and how many bells it rang.
+   * `fresh`: the text is a batch's last lines only, and what came before it ended with a newline.
+   */
+  output(text: string, bells: number, now: number, opts: { fresh?: boolean } = {}): WaitVerdict {
     if (this.runStartedAt === null || (this.lastOutputAt !== null && now - this.lastOutputAt >= this.rule.idleSeconds * 1000)) {
       this.runStartedAt = now;
     }
     this.lastOutputAt = now;
     this.judged = false;
+    if (opts.fresh) {
+      this.current = "";
+      this.carriage = false;
+    }
     this.append(text);
     if (bells > 0 && this.rule.bell) {
       // A bell answers for this silence: no second "waiting" for the same question.

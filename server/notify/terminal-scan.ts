@@ -1,71 +1,234 @@
 // Reads a terminal's raw output for the notifier: the bells it rings and its plain text. A BEL that
 // ends an OSC string (a window title: ESC ] 0 ; title BEL) is a terminator, not a bell, so the scanner
 // keeps the escape-sequence state across chunks (ECMA-48: CSI, OSC, DCS/SOS/PM/APC strings). Pure.
+//
+// A flood is megabytes a second, and its readers keep only its last lines (terminal-watch.ts), so
+// output is read in two passes (docs/performance.md, round 7):
+// 1. Its state, without text. Only a BEL, an 8-bit OSC or DCS, or an ESC (with intermediates) then
+//    ] P X ^ _ can ring a bell or open a string ("signals", found by a regular expression, in native
+//    code). In a stretch without signals that starts outside a string, no string opens, and any char
+//    of 0x40-0x7e but [ ends whatever sequence was open ("landmarks"): the state after one is ground.
+//    So such a stretch is not read char by char: its state at the end is read from its last landmark
+//    on. Signals, and the strings they open, are read exactly.
+// 2. Its text, only as far back as the last `tail.lines` kept lines go: read from points whose state
+//    pass 1 knows (a mark, or right after a landmark), a stretch at a time backwards until they are in.
 
-type State = "ground" | "esc" | "csi" | "string" | "string-esc";
+const GROUND = 0;
+const ESC_ = 1;
+const CSI = 2;
+const STRING = 3;
+const STRING_ESC = 4;
 
 const ESC = 0x1b;
 const BEL = 0x07;
+
+/** What can ring a bell or open a string: a BEL, 8-bit OSC or DCS, ESC [intermediates] ] P X ^ _. */
+const SIGNAL = /\x1b[\x20-\x2f]*[\]PX^_]|[\x07\x90\x9d]/g;
+
+/** Chars of the output's end read for text first; doubled until the tail's lines are in it. */
+export const TAIL_FIRST_CHARS = 16 * 1024;
 
 export interface Scanned {
   /** Bells rung in this chunk. */
   readonly bells: number;
   /** Printable text with "\n" and "\r" kept (every other control and escape removed). */
   readonly text: string;
+  /**
+   * The text is only the chunk's last lines: what came before it ended with a newline (a reader starts
+   * a fresh line) and is pushed out of a reader that keeps `tail.lines` lines by what follows.
+   */
+  readonly fresh: boolean;
+}
+
+/** The lines a reader keeps: its last `lines` newline-ended segments that `kept` accepts (all by default). */
+export interface TailWanted {
+  readonly lines: number;
+  readonly kept?: (segment: string) => boolean;
+}
+
+/** Where pass 1 knew the state; `quiet`: no signal from here to the next mark, and not in a string here. */
+interface Mark {
+  readonly at: number;
+  readonly state: number;
+  readonly quiet: boolean;
+}
+
+/**
+ * In a stretch without signals that starts outside a string, any of these ends the sequence that was
+ * open (or is text): ground follows. (After an ESC, ] P X ^ _ would open a string: that is a signal.)
+ */
+function landmark(code: number): boolean {
+  return code >= 0x40 && code <= 0x7e && code !== 0x5b;
 }
 
 export class TerminalScanner {
-  private state: State = "ground";
+  private state = GROUND;
 
-  scan(chunk: string): Scanned {
+  /** `tailFirstChars`: a test's few chars make pass 2 read back in many small stretches. */
+  constructor(private readonly opts: { tailFirstChars?: number } = {}) {}
+
+  /**
+   * Scans output, a chunk or chunks in a row (not joined: a flood's batch is megabytes). With `tail`,
+   * the text may be only the last lines (`fresh`): enough for a reader that keeps `tail.lines` lines to
+   * end up as it would after all of it.
+   */
+  scan(output: string | readonly string[], tail?: TailWanted): Scanned {
+    const chunks = typeof output === "string" ? [output] : output;
     let bells = 0;
-    // Text is taken as runs of kept chars (slices), not char by char: a flood is megabytes of it.
-    const runs: string[] = [];
-    let runStart = -1;
-    for (let i = 0; i < chunk.length; i++) {
-      const code = chunk.charCodeAt(i);
-      const keep =
-        this.state === "ground" && (code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)));
-      if (keep) {
-        if (runStart === -1) runStart = i;
-        continue;
+    if (!tail) {
+      const runs: string[] = [];
+      for (const chunk of chunks) {
+        const r = run(chunk, 0, chunk.length, this.state, runs);
+        this.state = r.state;
+        bells += r.bells;
       }
-      if (runStart !== -1) {
-        runs.push(chunk.slice(runStart, i));
-        runStart = -1;
-      }
-      switch (this.state) {
-        case "ground":
-          if (code === ESC) this.state = "esc";
-          else if (code === BEL) bells++;
-          else if (code === 0x9b)
-            this.state = "csi"; // 8-bit CSI
-          else if (code === 0x9d || code === 0x90) this.state = "string"; // 8-bit OSC, DCS
-          break; // other controls are dropped
-        case "esc":
-          if (code === 0x5b)
-            this.state = "csi"; // [
-          else if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f)
-            this.state = "string"; // ] P X ^ _
-          else if (code >= 0x20 && code <= 0x2f)
-            this.state = "esc"; // intermediates: ESC ( B and the like
-          else this.state = "ground";
-          break;
-        case "csi":
-          if (code >= 0x40 && code <= 0x7e) this.state = "ground";
-          else if (code === ESC) this.state = "esc";
-          break;
-        case "string":
-          if (code === BEL || code === 0x9c) this.state = "ground";
-          else if (code === ESC) this.state = "string-esc";
-          break;
-        case "string-esc":
-          // ESC \ ends the string; any other ESC starts a new sequence.
-          this.state = code === 0x5c ? "ground" : code === 0x5b ? "csi" : "esc";
-          break;
-      }
+      return { bells, text: join(runs), fresh: false };
     }
-    if (runStart !== -1) runs.push(chunk.slice(runStart));
-    return { bells, text: runs.length === 1 ? runs[0]! : runs.join("") };
+    const scanned: { chunk: string; marks: Mark[] }[] = [];
+    for (const chunk of chunks) {
+      const r = scanState(chunk, this.state);
+      this.state = r.state;
+      bells += r.bells;
+      scanned.push({ chunk, marks: r.marks });
+    }
+    return { bells, ...tailText(scanned, tail, this.opts.tailFirstChars ?? TAIL_FIRST_CHARS) };
   }
+}
+
+/** Pass 1: bells, the state at the end, and where the state is known. */
+function scanState(chunk: string, from: number): { bells: number; marks: Mark[]; state: number } {
+  const n = chunk.length;
+  const marks: Mark[] = [];
+  let bells = 0;
+  let state = from;
+  let pos = 0;
+  while (pos < n) {
+    if (state !== GROUND && state !== CSI) {
+      // An ESC's next chars may open a string; a string runs to its terminator: read exactly.
+      marks.push({ at: pos, state, quiet: false });
+      let end = pos;
+      while (end < n && state !== GROUND && state !== CSI) state = step(state, chunk.charCodeAt(end++));
+      pos = end;
+      continue;
+    }
+    SIGNAL.lastIndex = pos;
+    const signal = SIGNAL.exec(chunk);
+    const at = signal ? signal.index : n;
+    marks.push({ at: pos, state, quiet: true });
+    if (at > pos) state = settle(chunk, pos, at, state);
+    if (!signal) break;
+    // The signal's first char, from the state before it (exactly); what it opens is read above.
+    marks.push({ at, state, quiet: false });
+    const code = chunk.charCodeAt(at);
+    if (state === GROUND && code === BEL) bells++;
+    state = step(state, code);
+    pos = at + 1;
+  }
+  return { bells, marks, state };
+}
+
+/** The state after chunk[from, to), a stretch without signals that starts outside a string. */
+function settle(chunk: string, from: number, to: number, state: number): number {
+  for (let i = to - 1; i >= from; i--) if (landmark(chunk.charCodeAt(i))) return run(chunk, i + 1, to, GROUND).state;
+  return run(chunk, from, to, state).state;
+}
+
+/**
+ * Pass 2: the text of the output's end, read backwards a stretch at a time (each from a point whose
+ * state pass 1 knows), until it holds a fresh line with the tail's lines after it; or all of it.
+ */
+function tailText(scanned: readonly { chunk: string; marks: Mark[] }[], tail: TailWanted, first: number): { text: string; fresh: boolean } {
+  let text = "";
+  let want = first;
+  for (let c = scanned.length - 1; c >= 0; c--) {
+    const { chunk, marks } = scanned[c]!;
+    for (let to = chunk.length; to > 0; want *= 2) {
+      const start = knownAt(chunk, marks, Math.max(0, to - want));
+      const runs: string[] = [];
+      run(chunk, start.at, to, start.state, runs);
+      text = join(runs) + text;
+      to = start.at;
+      const fresh = text.indexOf("\n") + 1;
+      if (fresh > 0 && hasLines(text.slice(fresh), tail)) return { text: text.slice(fresh), fresh: true };
+    }
+  }
+  return { text, fresh: false };
+}
+
+/** A point at or before `at` whose state pass 1 knows: right after a landmark, or a mark. */
+function knownAt(chunk: string, marks: readonly Mark[], at: number): { at: number; state: number } {
+  let m = marks[0]!;
+  for (let i = marks.length - 1; i >= 0; i--) {
+    if (marks[i]!.at <= at) {
+      m = marks[i]!;
+      break;
+    }
+  }
+  if (m.quiet) for (let i = at - 1; i >= m.at; i--) if (landmark(chunk.charCodeAt(i))) return { at: i + 1, state: GROUND };
+  return m;
+}
+
+/** Whether `text`, read from a fresh line, holds `tail.lines` kept newline-ended segments. */
+function hasLines(text: string, tail: TailWanted): boolean {
+  let found = 0;
+  for (let end = text.lastIndexOf("\n"); end !== -1;) {
+    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+    if ((tail.kept?.(text.slice(start, end)) ?? true) && ++found >= tail.lines) return true;
+    if (start === 0) return false;
+    end = start - 1;
+  }
+  return false;
+}
+
+function join(runs: string[]): string {
+  return runs.length === 1 ? runs[0]! : runs.join("");
+}
+
+/** One char through the state machine (bells are counted by the caller: a BEL in ground). */
+function step(state: number, code: number): number {
+  switch (state) {
+    case GROUND:
+      if (code === ESC) return ESC_;
+      if (code === 0x9b) return CSI; // 8-bit CSI
+      if (code === 0x9d || code === 0x90) return STRING; // 8-bit OSC, DCS
+      return GROUND; // text, or a control that is dropped
+    case ESC_:
+      if (code === 0x5b) return CSI; // [
+      if (code === 0x5d || code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) return STRING; // ] P X ^ _
+      if (code >= 0x20 && code <= 0x2f) return ESC_; // intermediates: ESC ( B and the like
+      return GROUND;
+    case CSI:
+      if (code >= 0x40 && code <= 0x7e) return GROUND;
+      return code === ESC ? ESC_ : CSI;
+    case STRING:
+      if (code === BEL || code === 0x9c) return GROUND;
+      return code === ESC ? STRING_ESC : STRING;
+    default:
+      // ESC \ ends the string; any other ESC starts a new sequence.
+      return code === 0x5c ? GROUND : code === 0x5b ? CSI : ESC_;
+  }
+}
+
+/**
+ * chunk[from, to) read char by char from `state`: the state after it and its bells, and with `runs` its
+ * text as runs of kept chars (slices, not char by char: a flood is megabytes of it).
+ */
+function run(chunk: string, from: number, to: number, state: number, runs?: string[]): { state: number; bells: number } {
+  let bells = 0;
+  let runStart = -1;
+  for (let i = from; i < to; i++) {
+    const code = chunk.charCodeAt(i);
+    if (state === GROUND && (code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)))) {
+      if (runStart === -1) runStart = i;
+      continue;
+    }
+    if (runStart !== -1) {
+      runs?.push(chunk.slice(runStart, i));
+      runStart = -1;
+    }
+    if (state === GROUND && code === BEL) bells++;
+    state = step(state, code);
+  }
+  if (runStart !== -1) runs?.push(chunk.slice(runStart, to));
+  return { state, bells };
 }

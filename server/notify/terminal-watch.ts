@@ -2,8 +2,8 @@
 // with a timer for the silence, and a short log of the lines printed, for the away digest. Output is
 // taken in every FEED_MS, not chunk by chunk: under a flood the log then walks the last lines of the
 // whole batch once instead of every chunk's (docs/performance.md, round 5), and what it keeps is the same.
-import { InputWaitDetector, type WaitRule, type WaitVerdict } from "./input-wait.ts";
-import { TerminalScanner } from "./terminal-scan.ts";
+import { InputWaitDetector, TAIL_LINES, type WaitRule, type WaitVerdict } from "./input-wait.ts";
+import { TerminalScanner, type TailWanted } from "./terminal-scan.ts";
 import { lineOf } from "./line-tail.ts";
 
 /** Lines kept for the away digest: the last ones printed. */
@@ -12,6 +12,11 @@ const LOG_LINES = 300;
 const LINE_MAX_CHARS = 400;
 /** Milliseconds output waits to be taken in with what follows it: how late a bell can be noticed. */
 export const FEED_MS = 50;
+/**
+ * What the log and the detector keep of a batch: the log's last LOG_LINES lines with words on them,
+ * which include the detector's last TAIL_LINES lines. The scanner reads no text before those.
+ */
+const TAIL: TailWanted = { lines: Math.max(LOG_LINES, TAIL_LINES), kept: (segment) => lineOf(segment, LINE_MAX_CHARS).trim() !== "" };
 
 export class TerminalWatch {
   private readonly scanner = new TerminalScanner();
@@ -61,12 +66,17 @@ export class TerminalWatch {
     if (this.feedTimer) clearTimeout(this.feedTimer);
     this.feedTimer = undefined;
     if (this.disposed || this.pending.length === 0) return;
-    const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    const output = this.pending;
     this.pending = [];
     const at = this.pendingAt;
-    const { text, bells } = this.scanner.scan(data);
+    const { text, bells, fresh } = this.scanner.scan(output, TAIL);
+    if (fresh) {
+      // What came before `text` ended with a newline, and its lines are pushed out by those in `text`.
+      this.current = "";
+      this.carriage = false;
+    }
     this.log(text, at);
-    const verdict = this.detector.output(text, bells, at);
+    const verdict = this.detector.output(text, bells, at, { fresh });
     if (verdict) this.onVerdict(verdict);
     this.schedule();
   }
