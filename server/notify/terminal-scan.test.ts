@@ -3,6 +3,11 @@ import { TerminalScanner, type TailWanted } from "./terminal-scan.ts";
 import { lineOf } from "./line-tail.ts";
 
 /** The scanner as it was, char by char: the fast one must find the same text and bells. */
+/** A small seeded generator (a linear congruential one): the same output on every run. */
+function seeded(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
 function reference(chunks: string[]): { bells: number; text: string } {
   let state = "ground";
   let bells = 0;
@@ -89,8 +94,7 @@ describe("TerminalScanner on random output", () => {
       "\xa0",
       "@",
     ];
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const next = seeded(7);
     for (let round = 0; round < 200; round++) {
       const chunks = Array.from({ length: 5 }, () =>
         Array.from({ length: Math.floor(next() * 30) }, () => pieces[Math.floor(next() * pieces.length)]).join(""),
@@ -276,8 +280,7 @@ describe("TerminalScanner with a tail", () => {
       "\x1bPq#0\x1b\\",
       "\x1b(B",
     ];
-    let seed = 20;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const next = seeded(20);
     for (let round = 0; round < 400; round++) {
       const chunks = Array.from({ length: 1 + Math.floor(next() * 6) }, () =>
         Array.from({ length: Math.floor(next() * 60) }, () => pieces[Math.floor(next() * pieces.length)]).join(""),

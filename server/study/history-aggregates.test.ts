@@ -17,6 +17,23 @@ import type { DashboardStats } from "./history.ts";
 const MIN = 60_000;
 /** A Tuesday afternoon, local time: the heatmap's window starts on the Monday 11 weeks before. */
 const NOW = new Date(2026, 11, 1, 15, 0);
+/** Ended sessions an hour apart up to NOW, the last of `ids` the newest, each of 30 minutes. */
+async function hourlyEndedSessions(core: TestCore, ids: readonly string[], topicOf: (i: number) => string): Promise<void> {
+  const n = ids.length;
+  await core.db.studySession.createMany({
+    data: ids.map((id, i) => ({
+      id,
+      topic: topicOf(i),
+      energy: 5,
+      agent: "tutor",
+      transport: "pty",
+      status: "ended",
+      startedAt: new Date(NOW.getTime() - (n - i) * 60 * MIN),
+      endedAt: new Date(NOW.getTime() - (n - i) * 60 * MIN + 30 * MIN),
+    })),
+  });
+}
+
 const local = (y: number, m: number, d: number, h = 12, min = 0) => new Date(y, m - 1, d, h, min);
 
 describe.each(testProviders())("on %s", (provider) => {
@@ -324,18 +341,7 @@ describe.each(testProviders())("on %s", (provider) => {
       const ids: string[] = [];
       // 700 sessions, each with its topic indexed as it is written: more matches of "basics" than a page.
       for (let i = 0; i < 700; i++) ids.push(crypto.randomUUID());
-      await core.db.studySession.createMany({
-        data: ids.map((id, i) => ({
-          id,
-          topic: i % 3 === 0 ? "recursion basics" : i % 3 === 1 ? "graphs basics" : "closures basics",
-          energy: 5,
-          agent: "tutor",
-          transport: "pty",
-          status: "ended",
-          startedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN),
-          endedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN + 30 * MIN),
-        })),
-      });
+      await hourlyEndedSessions(core, ids, (i) => (i % 3 === 0 ? "recursion basics" : i % 3 === 1 ? "graphs basics" : "closures basics"));
       // The oldest row started last (a clock set right later): its only document is the oldest one.
       await core.db.studySession.update({ where: { id: ids[0]! }, data: { startedAt: NOW } });
       // Transcripts indexed late (after a crash), oldest sessions last: their documents are the newest.
@@ -365,18 +371,7 @@ describe.each(testProviders())("on %s", (provider) => {
       // page of matches, and newer than the 50th newest session the pages name.
       const indexes = [new SearchIndex(core.db), new SearchIndex(core.db, 3, 3)];
       const ids = Array.from({ length: 700 }, () => crypto.randomUUID());
-      await core.db.studySession.createMany({
-        data: ids.map((id, i) => ({
-          id,
-          topic: i === 650 ? "closures, the hard part" : `session ${i}`,
-          energy: 5,
-          agent: "tutor",
-          transport: "pty",
-          status: "ended",
-          startedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN),
-          endedAt: new Date(NOW.getTime() - (700 - i) * 60 * MIN + 30 * MIN),
-        })),
-      });
+      await hourlyEndedSessions(core, ids, (i) => (i === 650 ? "closures, the hard part" : `session ${i}`));
       for (const [i, id] of ids.entries()) {
         if (i !== 650) await indexes[0]!.add(id, [{ kind: "transcript", atMs: 0, text: `closures, part ${i}`, createdAt: NOW }]);
       }
