@@ -48,6 +48,7 @@ class ReferenceViewer {
     }
     if (frame.type === "packed-replay") throw new Error("This viewer did not ask for packed replays.");
     if (frame.type === "output-bytes") throw new Error("This viewer did not ask for output as bytes.");
+    if (frame.type === "detached") throw new Error("The server detached this viewer: its replay could not be made.");
     if (frame.type === "replay") {
       this.term.reset();
       this.term.resize(frame.cols, frame.rows);

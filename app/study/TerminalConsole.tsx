@@ -29,6 +29,11 @@ import { InputGate } from "./input-gate";
 import { openTypingStandIn, type TypingStandIn } from "./typing-stand-in";
 import { replayPieces } from "./replay-pieces";
 
+/** When the server could not send this page the terminal's screen (its "detached" frame). */
+const DETACHED_MESSAGE =
+  "This page stopped showing the terminal: the server could not copy its screen (its log says why). " +
+  "Your session is still running: reload the page to try again.";
+
 export function TerminalConsole({
   session,
   preview = null,
@@ -170,6 +175,11 @@ export function TerminalConsole({
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
         sizedFor = frame.sizedFor;
         showFit();
+      } else if (frame.type === "detached") {
+        // Nothing more comes: say so rather than look live, and keep typing here from reaching the agent.
+        held.detached();
+        setStatus(() => "error");
+        setError(DETACHED_MESSAGE);
       }
     };
     const onTerminalError = (sessionId: string, message: string) => {

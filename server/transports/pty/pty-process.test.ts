@@ -1,7 +1,7 @@
 // PtyProcess against real programs: batching, pause with input still flowing, exit, kill, spawn errors.
 import { afterEach, describe, expect, it } from "vitest";
 import { PtyBatching, PtyProcess, PtySpawnError, type PtyExit } from "./pty-process.ts";
-import { delay, PROMPT, tutorOptions } from "./test-support.ts";
+import { delay, PROMPT, tutorOptions, until } from "./test-support.ts";
 
 const processes: PtyProcess[] = [];
 
@@ -19,14 +19,6 @@ function spawnTutor(): { pty: PtyProcess; chunks: string[]; text: () => string; 
   pty.onData((data) => chunks.push(data));
   const exit = new Promise<PtyExit>((resolve) => pty.onExit(resolve));
   return { pty, chunks, text: () => chunks.join(""), exit };
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("Timed out waiting for the pty");
-    await delay(5);
-  }
 }
 
 describe("PtyProcess", () => {

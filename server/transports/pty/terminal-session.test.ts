@@ -5,8 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PtySpawnError } from "./pty-process.ts";
+import { MirrorThread } from "./mirror-thread.ts";
 import { TerminalSession, TerminalSessionLimits } from "./terminal-session.ts";
-import { delay, gapsAndDuplicates, PROMPT, TestViewer, tutorOptions, type AckMode } from "./test-support.ts";
+import { delay, gapsAndDuplicates, PROMPT, TestViewer, tutorOptions, until, type AckMode } from "./test-support.ts";
 
 const sessions: TerminalSession[] = [];
 const viewers: TestViewer[] = [];
@@ -344,6 +345,46 @@ describe("TerminalSession", () => {
     session.input("phone", "back online\r");
     await phone.waitFor("you said: back online");
     expect(gapsAndDuplicates(phone.outputSeqs.slice(outputsBeforeCatchUp), phone.replays[1]!.seq + 1)).toEqual([]);
+  }, 30_000);
+
+  it("tells a viewer whose replay cannot be made and detaches it; output goes on to the others", async () => {
+    // A mirror whose worker parses output (acks it) but dies when asked for the screen.
+    const session = TerminalSession.start({
+      ...tutorOptions(),
+      mirror: (size) =>
+        new MirrorThread(size.cols, size.rows, {
+          log: () => undefined,
+          workerSource: `const { parentPort } = require("node:worker_threads");
+            parentPort.on("message", (m) => {
+              if (m.type === "write") parentPort.postMessage({ type: "parsed", writes: 1 });
+              if (m.type === "snapshot" || m.type === "preview") process.exit(3);
+            });`,
+        }),
+    });
+    sessions.push(session);
+    const laptop = viewer(session, "laptop");
+    await expect(laptop.attach()).rejects.toThrow(/exited with code 3/);
+    expect(laptop.frames.at(-1)).toEqual({ type: "detached", seq: session.lastSeq });
+    expect(session.viewerCount).toBe(0);
+
+    // A page back from a short drop needs no replay: it resumes, and the program is not held back.
+    const phone = viewer(session, "phone", "manual");
+    await phone.attach({ sinceSeq: 0 });
+    session.input("phone", "still here\r");
+    await phone.waitFor("you said: still here");
+    phone.ackPending();
+
+    // Stalled, then caught up: its resync needs a replay, which fails too: told and detached, not left
+    // waiting with its output queued.
+    session.input("phone", "lines 110000\r");
+    await until(() => session.bufferStats().stalledViewers.includes("phone"), 20_000);
+    const seq = session.lastSeq;
+    session.input("phone", "missed\r"); // output it is not sent while stalled: it will need a replay
+    await until(() => session.lastSeq > seq);
+    phone.ackPending();
+    await until(() => phone.frames.at(-1)?.type === "detached", 10_000);
+    expect(session.viewerCount).toBe(0);
+    expect(session.bufferStats().viewerUnackedChars).toBe(0);
   }, 30_000);
 
   it("keeps a viewer's size and typing order when it re-attaches", async () => {

@@ -24,7 +24,12 @@ export type TerminalFrame =
   /** The whole screen and scrollback as of chunk `seq` (0: before any output), taken at cols x rows. */
   | { type: "replay"; seq: number; data: string; cols: number; rows: number; sizedFor?: DeviceKind }
   /** The terminal was resized after chunk `seq`, for the active device (a `sizedFor` screen). */
-  | { type: "resize"; seq: number; cols: number; rows: number; sizedFor?: DeviceKind };
+  | { type: "resize"; seq: number; cols: number; rows: number; sizedFor?: DeviceKind }
+  /**
+   * The last frame a viewer gets when its replay could not be made (the mirror failed): it has been
+   * detached, and nothing more comes until it attaches again. Without it the page would look live.
+   */
+  | { type: "detached"; seq: number };
 
 /** What a viewer tells the session about its screen. */
 export interface ViewerScreen {
@@ -50,6 +55,8 @@ export const TerminalSessionLimits = {
 export interface TerminalSessionOptions extends PtySpawnOptions {
   /** Where a viewer whose `send` throws is reported (it is then detached). Defaults to console.error. */
   log?: (message: string) => void;
+  /** Makes the session's mirror (tests: one whose worker fails). Defaults to a MirrorThread. */
+  mirror?: (size: TerminalSize, log: (message: string) => void) => MirrorThread;
 }
 
 /** What the session holds in memory for output right now (for tests, health and benchmarks). */
@@ -138,7 +145,8 @@ export class TerminalSession {
     const size = clampTerminalSize({ cols: opts.cols, rows: opts.rows });
     const pty = PtyProcess.spawn({ ...opts, ...size });
     const log = opts.log ?? console.error;
-    return new TerminalSession(pty, new MirrorThread(size.cols, size.rows, { log }), size, log);
+    const mirror = opts.mirror?.(size, log) ?? new MirrorThread(size.cols, size.rows, { log });
+    return new TerminalSession(pty, mirror, size, log);
   }
 
   /** The number of the last output chunk (0 before any output). */
@@ -222,8 +230,7 @@ export class TerminalSession {
       return { replayed: Promise.resolve() };
     }
     const replayed = this.sync(viewer).catch((error: unknown) => {
-      if (this.viewers.get(viewerId) === viewer) this.detach(viewerId);
-      if (!this.disposed) this.log(`Could not replay the terminal to viewer ${viewerId}, detached it: ${String(error)}`);
+      this.replayFailed(viewer, error);
       throw error;
     });
     return { replayed };
@@ -280,9 +287,7 @@ export class TerminalSession {
     this.flow.acked(viewerKey(viewerId), chars);
     if (viewer.missedOutput && viewer.state === "live" && !this.flow.isStalled(viewerKey(viewerId))) {
       // A stalled viewer caught up: what it missed is gone, so it gets a fresh snapshot.
-      void this.sync(viewer).catch((error: unknown) => {
-        if (!this.disposed) this.log(`Could not resync viewer ${viewerId}: ${String(error)}`);
-      });
+      void this.sync(viewer).catch((error: unknown) => this.replayFailed(viewer, error));
     }
     this.updateFlow();
   }
@@ -418,6 +423,17 @@ export class TerminalSession {
       this.send(viewer, frame);
     }
     this.updateFlow();
+  }
+
+  /**
+   * A viewer whose replay could not be made would wait for it forever, its output queued: it is told,
+   * then detached (its page shows why and stops sending keys), and may attach again.
+   */
+  private replayFailed(viewer: Viewer, error: unknown): void {
+    if (this.disposed || this.viewers.get(viewer.id) !== viewer) return; // closed, left or replaced meanwhile
+    this.log(`Could not replay the terminal to viewer ${viewer.id}, detached it: ${String(error)}`);
+    this.send(viewer, { type: "detached", seq: this.seq });
+    if (this.viewers.get(viewer.id) === viewer) this.detach(viewer.id);
   }
 
   private send(viewer: Viewer, frame: TerminalFrame): void {

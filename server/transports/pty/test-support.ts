@@ -75,6 +75,7 @@ export class TestViewer {
       this.terminal?.resize(frame.cols, frame.rows);
       return;
     }
+    if (frame.type === "detached") return;
     if (frame.type === "replay") {
       this.replays.push({ seq: frame.seq, chars: frame.data.length, cols: frame.cols, rows: frame.rows });
       if (this.terminal) {
@@ -196,4 +197,13 @@ export function gapsAndDuplicates(seqs: readonly number[], first: number): strin
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` every 5 ms until it holds; throws after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the terminal`);
+    await delay(5);
+  }
 }
