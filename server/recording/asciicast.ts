@@ -50,20 +50,25 @@ export function parseResize(data: string): { cols: number; rows: number } | null
 /** Reads a recording; null when the header is missing or not asciicast v2. Bad event lines are skipped. */
 export function parseCast(text: string): Cast | null {
   const lines = text.split("\n");
-  let header: CastHeader;
-  try {
-    const parsed = JSON.parse(lines[0] ?? "") as Partial<CastHeader>;
-    if (parsed.version !== 2 || !Number.isInteger(parsed.width) || !Number.isInteger(parsed.height)) return null;
-    header = parsed as CastHeader;
-  } catch {
-    return null;
-  }
+  const header = parseHeaderLine(lines[0] ?? "");
+  if (!header) return null;
   const events: CastEvent[] = [];
   for (let i = 1; i < lines.length; i++) {
     const event = parseEventLine(lines[i]!);
     if (event) events.push(event);
   }
   return { header, events };
+}
+
+/** A recording's first line; null unless it is an asciicast v2 header. */
+export function parseHeaderLine(line: string): CastHeader | null {
+  try {
+    const parsed = JSON.parse(line) as Partial<CastHeader> | null;
+    if (parsed?.version !== 2 || !Number.isInteger(parsed.width) || !Number.isInteger(parsed.height)) return null;
+    return parsed as CastHeader;
+  } catch {
+    return null;
+  }
 }
 
 export function parseEventLine(line: string): CastEvent | null {

@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import type { TerminalSession } from "../transports/pty/terminal-session.ts";
 import type { Disposable } from "../transports/pty/pty-process.ts";
-import { castDuration, castMarkers, parseCast } from "./asciicast.ts";
+import { readCastOverview } from "./cast-overview.ts";
 import { CastWriter } from "./cast-writer.ts";
 import { recordingPathFor, resolveRecording } from "./record-files.ts";
 import { RecordIndexer, RecordIndexerLimits, type LiveChat, type LiveIndex } from "./record-indexer.ts";
@@ -128,10 +128,8 @@ export class LearningRecord {
   async overview(sessionId: string, transport: string): Promise<RecordOverview | null> {
     const file = await this.castFile(sessionId);
     if (!file) return null;
-    const text = fs.readFileSync(file, "utf8");
-    const cast = parseCast(text.slice(0, text.lastIndexOf("\n") + 1));
-    if (!cast) return null;
-    return { duration: castDuration(cast), markers: castMarkers(cast), bytes: Buffer.byteLength(text), playable: transport !== "acp" };
+    const overview = await readCastOverview(file);
+    return overview ? { ...overview, playable: transport !== "acp" } : null;
   }
 
   /** Re-derives a session's transcript into the index (after a crash ended it elsewhere). */
