@@ -24,6 +24,27 @@ export function resolveRecording(dataDir: string, stored: string | null | undefi
   return file.startsWith(path.resolve(dataDir) + path.sep) ? file : null;
 }
 
+/**
+ * The length of a file's whole lines, up to and including its last newline: what may be served of a
+ * recording still being written (or cut by a crash), read from its end without loading it.
+ */
+export async function wholeLinesLength(file: string): Promise<number> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    const tail = Buffer.allocUnsafe(64 * 1024);
+    for (let end = (await handle.stat()).size; end > 0;) {
+      const start = Math.max(0, end - tail.length);
+      const { bytesRead } = await handle.read(tail, 0, end - start, start);
+      const newline = tail.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (newline !== -1) return start + newline + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
 export function fileSize(file: string): number {
   try {
     return fs.statSync(file).size;
