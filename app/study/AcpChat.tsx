@@ -46,7 +46,7 @@ export function AcpChat({ session, onEnded }: { session: SessionView; onEnded: (
       }
     };
     socket.on("acp:event", onEvent);
-    const release = keepAttached(socket, {
+    const { release } = keepAttached(socket, {
       sessionId: id,
       request: (ack) => socket.emit("acp:attach", { sessionId: id, sinceSeq: lastSeq.current }, ack),
       setStatus,

@@ -77,6 +77,8 @@ export function TerminalConsole({
     const socket = studySocket();
     const id = session.id;
     let lastSeq: number | undefined;
+    /** Attached again after a "detached" frame, and no replay has arrived since. */
+    let retriedAttach = false;
     let unacked = 0;
     let disposed = false;
 
@@ -161,6 +163,7 @@ export function TerminalConsole({
                   showTerminal();
                   showFit();
                   setRestored(true);
+                  retriedAttach = false;
                 },
           ),
         );
@@ -176,10 +179,17 @@ export function TerminalConsole({
         sizedFor = frame.sizedFor;
         showFit();
       } else if (frame.type === "detached") {
-        // Nothing more comes: say so rather than look live, and keep typing here from reaching the agent.
+        // The server could not send this page the screen and let it go. Its mirror may have been made
+        // again meanwhile: attach once more; if that fails too, say so rather than look live. Typing
+        // waits for an attach either way.
         held.detached();
-        setStatus(() => "error");
-        setError(DETACHED_MESSAGE);
+        if (retriedAttach) {
+          setStatus(() => "error");
+          setError(DETACHED_MESSAGE);
+        } else {
+          retriedAttach = true;
+          attachment.reattach();
+        }
       }
     };
     const onTerminalError = (sessionId: string, message: string) => {
@@ -192,7 +202,7 @@ export function TerminalConsole({
     socket.on("disconnect", onDisconnect);
     socket.on("terminal:frame", onFrame);
     socket.on("terminal:error", onTerminalError);
-    const release = keepAttached(socket, {
+    const attachment = keepAttached(socket, {
       sessionId: id,
       request: (ack) =>
         socket.emit(
@@ -245,7 +255,7 @@ export function TerminalConsole({
       fitHere.current = () => undefined;
       stopPhone();
       keys.disconnect();
-      release();
+      attachment.release();
       socket.off("terminal:frame", onFrame);
       socket.off("terminal:error", onTerminalError);
       socket.off("disconnect", onDisconnect);

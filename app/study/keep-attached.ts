@@ -18,8 +18,15 @@ export interface KeepAttachedOptions {
   readonly onEnded: (view: SessionView) => void;
 }
 
-/** Wires the listeners and attaches now if connected; returns what releases them. */
-export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): () => void {
+export interface Attachment {
+  /** Lets go of the listeners. */
+  readonly release: () => void;
+  /** Attaches again now (the server let this view go: a "detached" frame). */
+  readonly reattach: () => void;
+}
+
+/** Wires the listeners and attaches now if connected. */
+export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): Attachment {
   let disposed = false;
   const attach = () => {
     o.setStatus((s) => (s === "connecting" ? s : "reconnecting"));
@@ -48,10 +55,15 @@ export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): () =>
   socket.on("connect", attach);
   socket.on("disconnect", onDisconnect);
   if (socket.connected) attach();
-  return () => {
-    disposed = true;
-    socket.off("session:ended", onEndedEvent);
-    socket.off("connect", attach);
-    socket.off("disconnect", onDisconnect);
+  return {
+    release: () => {
+      disposed = true;
+      socket.off("session:ended", onEndedEvent);
+      socket.off("connect", attach);
+      socket.off("disconnect", onDisconnect);
+    },
+    reattach: () => {
+      if (!disposed && socket.connected) attach();
+    },
   };
 }

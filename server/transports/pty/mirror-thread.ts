@@ -146,6 +146,8 @@ export class MirrorThread {
   private disposed = false;
   /** Gets the terminal's answers to the program's queries, in order (see TerminalMirror). */
   onReply: ((data: string) => void) | undefined;
+  /** Told once if the worker fails: from then on reads reject and writes are dropped. */
+  onFailure: ((reason: string) => void) | undefined;
 
   constructor(
     cols: number,
@@ -349,5 +351,6 @@ export class MirrorThread {
     while (this.writes.length > 0) this.parsedOne();
     for (const pending of this.reads.values()) pending.reject(this.failure);
     this.reads.clear();
+    this.onFailure?.(reason);
   }
 }

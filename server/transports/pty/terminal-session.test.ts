@@ -36,6 +36,18 @@ function startTutor(extra: Parameters<typeof tutorOptions>[0] = {}): TerminalSes
   return session;
 }
 
+/** A mirror whose worker parses output (acks it) but dies when asked for the screen. */
+function failingMirror(size: { cols: number; rows: number }): MirrorThread {
+  return new MirrorThread(size.cols, size.rows, {
+    log: () => undefined,
+    workerSource: `const { parentPort } = require("node:worker_threads");
+      parentPort.on("message", (m) => {
+        if (m.type === "write") parentPort.postMessage({ type: "parsed", writes: 1 });
+        if (m.type === "snapshot" || m.type === "preview") process.exit(3);
+      });`,
+  });
+}
+
 function viewer(session: TerminalSession, id: string, ackMode: AckMode = "parse"): TestViewer {
   const v = new TestViewer(id, session, ackMode);
   viewers.push(v);
@@ -348,19 +360,7 @@ describe("TerminalSession", () => {
   }, 30_000);
 
   it("tells a viewer whose replay cannot be made and detaches it; output goes on to the others", async () => {
-    // A mirror whose worker parses output (acks it) but dies when asked for the screen.
-    const session = TerminalSession.start({
-      ...tutorOptions(),
-      mirror: (size) =>
-        new MirrorThread(size.cols, size.rows, {
-          log: () => undefined,
-          workerSource: `const { parentPort } = require("node:worker_threads");
-            parentPort.on("message", (m) => {
-              if (m.type === "write") parentPort.postMessage({ type: "parsed", writes: 1 });
-              if (m.type === "snapshot" || m.type === "preview") process.exit(3);
-            });`,
-        }),
-    });
+    const session = TerminalSession.start({ ...tutorOptions(), mirror: failingMirror, log: () => undefined });
     sessions.push(session);
     const laptop = viewer(session, "laptop");
     await expect(laptop.attach()).rejects.toThrow(/exited with code 3/);
@@ -386,6 +386,38 @@ describe("TerminalSession", () => {
     expect(session.viewerCount).toBe(0);
     expect(session.bufferStats().viewerUnackedChars).toBe(0);
   }, 30_000);
+
+  it("makes the mirror again from the replay ring when its worker fails: a page attaching again gets the screen", async () => {
+    const logged: string[] = [];
+    let made = 0;
+    const session = TerminalSession.start({
+      ...tutorOptions(),
+      log: (line) => logged.push(line),
+      mirror: (size, log) => (made++ === 0 ? failingMirror(size) : new MirrorThread(size.cols, size.rows, { log })),
+    });
+    sessions.push(session);
+    // Sees all output from the start without a replay (a resume from 0): the screen to compare with.
+    const watcher = viewer(session, "watcher");
+    await watcher.attach({ sinceSeq: 0 });
+    session.input("watcher", "before the failure\r");
+    await watcher.waitFor("you said: before the failure");
+    await until(() => watcher.text().endsWith(PROMPT));
+
+    const laptop = viewer(session, "laptop");
+    await expect(laptop.attach()).rejects.toThrow(/exited with code 3/);
+    expect(laptop.frames.at(-1)?.type).toBe("detached");
+    expect(made).toBe(2);
+    expect(logged.some((line) => line.startsWith("The terminal's mirror failed"))).toBe(true);
+
+    // Attached again (as the page does once): one replay of the rebuilt mirror, the same screen.
+    await laptop.attach();
+    expect(laptop.replays).toHaveLength(1);
+    await Promise.all([laptop.flush(), watcher.flush()]);
+    expect(laptop.screenLines()).toEqual(watcher.screenLines());
+    session.input("laptop", "after\r");
+    await laptop.waitFor("you said: after");
+    await watcher.waitFor("you said: after");
+  });
 
   it("keeps a viewer's size and typing order when it re-attaches", async () => {
     const session = startTutor();

@@ -50,14 +50,22 @@ export const TerminalSessionLimits = {
   REPLAY_BUFFER_MAX_CHUNKS: 20_000,
   /** Milliseconds between the SIGHUP of `kill()` and a SIGKILL if the program is still running. */
   KILL_GRACE_MS: 3_000,
+  /**
+   * Times a session's mirror is made again after its worker failed, rebuilt from the replay ring. A
+   * bound, since output that crashes the worker is in that ring and may crash the next one too.
+   */
+  MIRROR_RESTARTS: 2,
 } as const;
 
 export interface TerminalSessionOptions extends PtySpawnOptions {
   /** Where a viewer whose `send` throws is reported (it is then detached). Defaults to console.error. */
   log?: (message: string) => void;
   /** Makes the session's mirror (tests: one whose worker fails). Defaults to a MirrorThread. */
-  mirror?: (size: TerminalSize, log: (message: string) => void) => MirrorThread;
+  mirror?: MirrorFactory;
 }
+
+type MirrorFactory = (size: TerminalSize, log: (message: string) => void) => MirrorThread;
+const defaultMirror: MirrorFactory = (size, log) => new MirrorThread(size.cols, size.rows, { log });
 
 /** What the session holds in memory for output right now (for tests, health and benchmarks). */
 export interface TerminalBufferStats {
@@ -121,22 +129,20 @@ export class TerminalSession {
   private readonly exited = new ExitLatch<PtyExit>();
   private readonly subscriptions: Disposable[];
 
+  private mirror: MirrorThread;
+  private mirrorRestarts = 0;
+
   private constructor(
     private readonly pty: PtyProcess,
-    private readonly mirror: MirrorThread,
+    private readonly makeMirror: MirrorFactory,
     size: TerminalSize,
     private readonly log: (message: string) => void,
   ) {
     this.pid = pty.pid;
     this.size = size;
     this.flow.add(MIRROR, { required: true });
-    const replies = (this.replyGate = new ReplyGate(() => foregroundGroupOf(pty.pid)));
-    mirror.onReply = (data) => {
-      // The mirror's answer to a query in the output: the program's input, and nobody's activity.
-      if (this.disposed || this.exited.value) return;
-      if (replies.admits()) this.pty.write(data);
-      else this.log(`Dropped a terminal answer that came after the program that asked had finished (${JSON.stringify(data)})`);
-    };
+    this.replyGate = new ReplyGate(() => foregroundGroupOf(pty.pid));
+    this.mirror = this.adopt(makeMirror(size, log));
     this.subscriptions = [pty.onData((data) => this.handleOutput(data)), pty.onExit((exit) => this.handleExit(exit))];
   }
 
@@ -145,8 +151,7 @@ export class TerminalSession {
     const size = clampTerminalSize({ cols: opts.cols, rows: opts.rows });
     const pty = PtyProcess.spawn({ ...opts, ...size });
     const log = opts.log ?? console.error;
-    const mirror = opts.mirror?.(size, log) ?? new MirrorThread(size.cols, size.rows, { log });
-    return new TerminalSession(pty, mirror, size, log);
+    return new TerminalSession(pty, opts.mirror ?? defaultMirror, size, log);
   }
 
   /** The number of the last output chunk (0 before any output). */
@@ -423,6 +428,49 @@ export class TerminalSession {
       this.send(viewer, frame);
     }
     this.updateFlow();
+  }
+
+  private adopt(mirror: MirrorThread): MirrorThread {
+    mirror.onReply = (data) => {
+      // The mirror's answer to a query in the output: the program's input, and nobody's activity.
+      if (this.disposed || this.exited.value || mirror !== this.mirror) return;
+      if (this.replyGate.admits()) this.pty.write(data);
+      else this.log(`Dropped a terminal answer that came after the program that asked had finished (${JSON.stringify(data)})`);
+    };
+    mirror.onFailure = (reason) => this.restartMirror(mirror, reason);
+    if (this.dark !== undefined) mirror.setColours(coloursOf(this.dark));
+    return mirror;
+  }
+
+  /**
+   * The mirror's worker failed: without a mirror no page can be shown the terminal again. A new one is
+   * made and given the output still in the replay ring (up to REPLAY_BUFFER_CHARS), which brings back
+   * the screen and the recent scrollback; older scrollback is lost. Its answers to queries in that old
+   * output are not sent (the program asked long ago).
+   */
+  private restartMirror(failed: MirrorThread, reason: string): void {
+    if (this.disposed || failed !== this.mirror) return;
+    if (this.mirrorRestarts >= TerminalSessionLimits.MIRROR_RESTARTS) {
+      this.log(`The terminal's mirror failed again (${reason}); not made again: pages can no longer be shown this terminal`);
+      return;
+    }
+    this.mirrorRestarts++;
+    this.log(`The terminal's mirror failed (${reason}); made it again from the last ${this.ringChars} chars of output`);
+    const mirror = this.adopt(this.makeMirror(this.size, this.log));
+    const replies = mirror.onReply;
+    mirror.onReply = undefined;
+    for (let i = this.ringHead; i < this.ring.length; i++) {
+      const frame = this.ring[i]!;
+      if (frame.type === "output") mirror.write(frame.data);
+      else mirror.resize(frame.cols, frame.rows);
+    }
+    if (mirror.cols !== this.size.cols || mirror.rows !== this.size.rows) mirror.resize(this.size.cols, this.size.rows);
+    void mirror.preview().then(
+      () => (mirror.onReply = replies), // from here on, answers are to new output
+      () => undefined,
+    );
+    failed.dispose();
+    this.mirror = mirror;
   }
 
   /**
