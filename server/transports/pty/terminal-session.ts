@@ -16,15 +16,14 @@ import { MirrorThread } from "./mirror-thread.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
 import { foregroundGroupOf, ReplyGate } from "./reply-gate.ts";
+import { ReplayRing, type RingFrame } from "./replay-ring.ts";
 
 /** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
 export type TerminalFrame =
-  /** Chunk number `seq` of the program's output. Numbers increase by one per chunk, from 1. */
-  | { type: "output"; seq: number; data: string }
+  /** Output chunks and size changes, numbered (replay-ring.ts). */
+  | OutputFrame
   /** The whole screen and scrollback as of chunk `seq` (0: before any output), taken at cols x rows. */
   | { type: "replay"; seq: number; data: string; cols: number; rows: number; sizedFor?: DeviceKind }
-  /** The terminal was resized after chunk `seq`, for the active device (a `sizedFor` screen). */
-  | { type: "resize"; seq: number; cols: number; rows: number; sizedFor?: DeviceKind }
   /**
    * The last frame a viewer gets when its replay could not be made (the mirror failed): it has been
    * detached, and nothing more comes until it attaches again. Without it the page would look live.
@@ -82,15 +81,14 @@ export interface TerminalBufferStats {
 }
 
 /** An output chunk or a size change, numbered as viewers get it: what output listeners see. */
-export type OutputFrame = Extract<TerminalFrame, { type: "output" | "resize" }>;
-type RingFrame = OutputFrame;
+export type OutputFrame = RingFrame;
 
 interface Viewer {
   readonly id: string;
   readonly send: (frame: TerminalFrame) => void;
   /** `syncing`: a snapshot is being taken; frames produced meanwhile wait in `queued`. */
   state: "syncing" | "live";
-  queued: RingFrame[];
+  queued: OutputFrame[];
   /** Live output was skipped while it was stalled: resync it with a replay once it catches up. */
   missedOutput: boolean;
   screen: ViewerScreen | undefined;
@@ -106,12 +104,10 @@ export class TerminalSession {
   /** Holds back the mirror's answers to queries from a program that has finished (reply-gate.ts). */
   private readonly replyGate: ReplyGate;
   private readonly viewers = new Map<string, Viewer>();
-  /** Recent frames from `ringHead` on; slots before it are cleared (evicted) until the array is compacted. */
-  private readonly ring: (RingFrame | undefined)[] = [];
-  private ringHead = 0;
-  private ringChars = 0;
-  /** A viewer can resume from `sinceSeq` only if sinceSeq >= this: nothing it needs was evicted. */
-  private resumeFloor = 0;
+  private readonly ring = new ReplayRing({
+    maxChars: TerminalSessionLimits.REPLAY_BUFFER_CHARS,
+    maxFrames: TerminalSessionLimits.REPLAY_BUFFER_MAX_CHUNKS,
+  });
   private seq = 0;
   private size: TerminalSize;
   /** Orders the viewers' claims on the size for the resize policy; its value is the latest claim. */
@@ -184,7 +180,7 @@ export class TerminalSession {
       if (this.flow.isStalled(viewerKey(id))) stalledViewers.push(id);
     }
     return {
-      replayBufferChars: this.ringChars,
+      replayBufferChars: this.ring.chars,
       mirrorPendingChars: this.mirror.pendingChars,
       viewerUnackedChars,
       paused: this.pty.paused,
@@ -225,12 +221,9 @@ export class TerminalSession {
     this.viewers.set(viewerId, viewer);
     this.flow.add(viewerKey(viewerId));
     const { sinceSeq } = opts;
-    if (sinceSeq !== undefined && this.canResumeFrom(sinceSeq)) {
+    if (sinceSeq !== undefined && this.ring.canResumeFrom(sinceSeq, this.seq)) {
       viewer.state = "live";
-      for (let i = this.ringHead; i < this.ring.length; i++) {
-        const frame = this.ring[i]!;
-        if (frame.type === "output" ? frame.seq > sinceSeq : frame.seq >= sinceSeq) this.deliver(viewer, frame);
-      }
+      for (const frame of this.ring.after(sinceSeq)) this.deliver(viewer, frame);
       this.updateFlow();
       return { replayed: Promise.resolve() };
     }
@@ -342,9 +335,7 @@ export class TerminalSession {
     this.exited.clear();
     this.clearStallTimer();
     this.mirror.dispose();
-    this.ring.length = 0;
-    this.ringHead = 0;
-    this.ringChars = 0;
+    this.ring.clear();
     if (this.exited.value) {
       for (const subscription of this.subscriptions) subscription.dispose();
       this.pty.dispose();
@@ -357,8 +348,8 @@ export class TerminalSession {
 
   private handleOutput(data: string): void {
     if (this.disposed) return;
-    const frame: RingFrame = { type: "output", seq: ++this.seq, data };
-    this.remember(frame);
+    const frame: OutputFrame = { type: "output", seq: ++this.seq, data };
+    this.ring.push(frame);
     // Viewers first: an echo is on its way to the page before the listeners (recorder, notifier) run.
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.emitFrame(frame);
@@ -384,7 +375,7 @@ export class TerminalSession {
   }
 
   /** Sends a live frame to one viewer, or queues it while the viewer's snapshot is being taken. */
-  private deliver(viewer: Viewer, frame: RingFrame): void {
+  private deliver(viewer: Viewer, frame: OutputFrame): void {
     const key = viewerKey(viewer.id);
     const chars = frame.type === "output" ? frame.data.length : 0;
     if (viewer.state === "syncing") {
@@ -455,12 +446,11 @@ export class TerminalSession {
       return;
     }
     this.mirrorRestarts++;
-    this.log(`The terminal's mirror failed (${reason}); made it again from the last ${this.ringChars} chars of output`);
+    this.log(`The terminal's mirror failed (${reason}); made it again from the last ${this.ring.chars} chars of output`);
     const mirror = this.adopt(this.makeMirror(this.size, this.log));
     const replies = mirror.onReply;
     mirror.onReply = undefined;
-    for (let i = this.ringHead; i < this.ring.length; i++) {
-      const frame = this.ring[i]!;
+    for (const frame of this.ring.all()) {
       if (frame.type === "output") mirror.write(frame.data);
       else mirror.resize(frame.cols, frame.rows);
     }
@@ -493,42 +483,13 @@ export class TerminalSession {
     }
   }
 
-  private canResumeFrom(sinceSeq: number): boolean {
-    return Number.isInteger(sinceSeq) && sinceSeq >= this.resumeFloor && sinceSeq <= this.seq;
-  }
-
-  private remember(frame: RingFrame): void {
-    this.ring.push(frame);
-    if (frame.type === "output") this.ringChars += frame.data.length;
-    const limits = TerminalSessionLimits;
-    while (
-      this.ring.length - this.ringHead > 1 &&
-      (this.ringChars > limits.REPLAY_BUFFER_CHARS || this.ring.length - this.ringHead > limits.REPLAY_BUFFER_MAX_CHUNKS)
-    ) {
-      const evicted = this.ring[this.ringHead]!;
-      this.ring[this.ringHead] = undefined; // release the chunk now, not at the next compaction
-      this.ringHead++;
-      if (evicted.type === "output") {
-        this.ringChars -= evicted.data.length;
-        this.resumeFloor = Math.max(this.resumeFloor, evicted.seq);
-      } else {
-        // A resize after chunk n is needed by a viewer that saw chunk n: it can no longer resume from n.
-        this.resumeFloor = Math.max(this.resumeFloor, evicted.seq + 1);
-      }
-    }
-    if (this.ringHead > 1_024 && this.ringHead * 2 > this.ring.length) {
-      this.ring.splice(0, this.ringHead);
-      this.ringHead = 0;
-    }
-  }
-
   private claim(viewer: Viewer): void {
     viewer.claimedAt = ++this.clock;
     this.claimed = true;
     this.applySizePolicy();
   }
 
-  private emitFrame(frame: RingFrame): void {
+  private emitFrame(frame: OutputFrame): void {
     for (const listener of this.outputListeners) {
       try {
         listener(frame);
@@ -560,8 +521,8 @@ export class TerminalSession {
     this.sizedFor = sizedFor;
     this.pty.resize(next.cols, next.rows);
     this.mirror.resize(next.cols, next.rows);
-    const frame: RingFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
-    this.remember(frame);
+    const frame: OutputFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
+    this.ring.push(frame);
     this.emitFrame(frame);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
   }
