@@ -1,6 +1,7 @@
 // The state rows of `npm run bench` alone, without a browser: `studyloop web` (the production build)
 // with the bench's 10,000 ended sessions and one live pty session (a shell, no viewer), then
-// GET /api/session/state at 4 saturating connections and at 100 req/s, as bench/run.ts takes them.
+// GET /api/session/state at 4 saturating connections and at 100 req/s, as bench/run.ts takes them; the
+// server's and this client's CPU a request.
 // `node --experimental-websocket --import tsx bench/state-only.ts`; BENCH_STATE_REQUESTS sets the count;
 // SERVER_CPU_PROF=DIR writes the server's CPU profile there; STUDYLOOP_ROOT=<checkout> runs that build.
 import fs from "node:fs";
@@ -48,12 +49,16 @@ try {
   const stateUrl = `${url}/api/session/state`;
   const pid = server.child.pid!;
   const cpuBefore = cpuMs(pid) ?? 0;
+  const clientBefore = process.cpuUsage();
   const live = await loadTest(stateUrl, { total: REQUESTS, concurrency: 4, warmup: 200, maxSeconds: 60 });
   // The server's CPU a request: what a busy machine distorts least (warm-up requests included in both).
   const perRequest = ((cpuMs(pid) ?? 0) - cpuBefore) / (live.requests + 200);
+  // This process's CPU a request: the load generator shares the two cores, and its queue is in the latencies.
+  const client = process.cpuUsage(clientBefore);
+  const clientPerRequest = (client.user + client.system) / 1000 / (live.requests + 200);
   const paced = await pacedTest(stateUrl, { rate: 100, seconds: 10 });
   console.log(
-    `state (${state.state}, ${SEEDED_SESSIONS} ended): ${live.perSecond.toFixed(0)} req/s, p50 ${live.p50Ms.toFixed(2)} ms, p99 ${live.p99Ms.toFixed(2)} ms, max ${live.maxMs.toFixed(1)} ms at 4 connections (${live.failures} failed), server CPU ${perRequest.toFixed(3)} ms a request; p99 ${paced.p99Ms.toFixed(2)} ms at 100 req/s`,
+    `state (${state.state}, ${SEEDED_SESSIONS} ended): ${live.perSecond.toFixed(0)} req/s, p50 ${live.p50Ms.toFixed(2)} ms, p99 ${live.p99Ms.toFixed(2)} ms, max ${live.maxMs.toFixed(1)} ms at 4 connections (${live.failures} failed), server CPU ${perRequest.toFixed(3)} ms a request, client CPU ${clientPerRequest.toFixed(3)} ms; p99 ${paced.p99Ms.toFixed(2)} ms at 100 req/s`,
   );
 } finally {
   server.child.kill("SIGINT");

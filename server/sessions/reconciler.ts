@@ -4,6 +4,7 @@ import { gatherFacts } from "./owner-probes.ts";
 import { isLiveish, judgeSession, type Verdict } from "./verdict.ts";
 import { verdictNotice, type AttachInfo, type SessionStateView, type SessionView } from "./session-view.ts";
 import type { SessionRow } from "./session-store.ts";
+import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
 
 /** A row and what it is; reads of open rows leave the transcript out (SessionRow). */
@@ -14,6 +15,8 @@ export interface JudgedRow<R extends SessionRow = SessionRow> {
 
 export class Reconciler {
   private stateRead: { promise: Promise<SessionStateView>; changes: number } | undefined;
+  /** The state's views of rows read unchanged (session-rows.ts RowMemo), with the agents they were named from. */
+  private readonly views = new WeakMap<SessionRow, { agents: readonly AgentDefinition[] | null; view: SessionView }>();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -89,9 +92,9 @@ export class Reconciler {
     const judged = await this.reconcileOpen();
     const current = judged.find((j) => isLiveish(j.verdict));
     const lastEndedRow = await ctx.store.lastEnded();
-    const lastEnded = lastEndedRow ? viewOf(ctx, lastEndedRow) : null;
+    const lastEnded = lastEndedRow ? this.viewOf(lastEndedRow) : null;
     if (!current) return { state: lastEnded ? "ended" : "idle", session: null, verdict: null, attach: null, lastEnded };
-    const session = viewOf(ctx, current.row);
+    const session = this.viewOf(current.row);
     return {
       state: current.verdict.kind === "starting" ? "starting" : session.status === "ending" ? "ending" : "focus",
       session,
@@ -99,6 +102,20 @@ export class Reconciler {
       attach: session.status === "ending" ? null : this.attachFor(current),
       lastEnded,
     };
+  }
+
+  /**
+   * viewOf, kept while the row object is the same (its stored values unchanged) and, for an ended row,
+   * whose explanation names its agent, while the config's agents are (AgentRegistry keeps them until
+   * the file changes). A view depends on nothing else: no clock, only the row and fixed settings.
+   */
+  private viewOf(row: SessionRow): SessionView {
+    const agents = row.endedAt ? this.ctx.agents.definitions() : null;
+    const kept = this.views.get(row);
+    if (kept && kept.agents === agents) return kept.view;
+    const view = viewOf(this.ctx, row);
+    this.views.set(row, { agents, view });
+    return view;
   }
 
   /** How a page here attaches: to the live transport of this server, or through tmux on this host. */

@@ -4,7 +4,7 @@
 // network round trip either way. session-store.ts delegates its reads here and keeps the writes.
 import type { Statement } from "better-sqlite3";
 import type { Db, ReadConnection } from "../db/client.ts";
-import { SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
+import { RowMemo, SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
 import type { SessionRow } from "./session-store.ts";
 
 export interface HistoryFilter {
@@ -35,6 +35,9 @@ export class SqliteSessionReads implements SessionReads {
   private readonly historyRowsOfTopic: Statement<[string, number], unknown[]>;
   private readonly historyRowsOfIds: Statement<[string, number], unknown[]>;
   private readonly historyRowsOfIdsAndTopic: Statement<[string, string, number], unknown[]>;
+  /** Every state read makes the first two reads: unchanged rows are not converted again. */
+  private readonly openMemo = new RowMemo();
+  private readonly lastEndedMemo = new RowMemo();
 
   constructor(reads: ReadConnection) {
     this.openRows = reads
@@ -52,12 +55,12 @@ export class SqliteSessionReads implements SessionReads {
   }
 
   async open(): Promise<SessionRow[]> {
-    return this.openRows.all().map(sessionRowFrom);
+    return this.openMemo.rowsOf(this.openRows.all() as unknown[][]);
   }
 
   async lastEnded(): Promise<SessionRow | null> {
-    const values = this.lastEndedRow.get();
-    return values ? sessionRowFrom(values) : null;
+    const values = this.lastEndedRow.get() as unknown[] | undefined;
+    return values ? this.lastEndedMemo.rowsOf([values])[0]! : null;
   }
 
   async history({ topic, ids, take }: HistoryFilter): Promise<SessionRow[]> {

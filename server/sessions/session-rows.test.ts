@@ -99,6 +99,26 @@ describe("SessionStore reads by prepared statement", () => {
     expect(await store.lastEnded()).toEqual(await oracleLastEnded());
   });
 
+  it("give back the same row while its stored values are unchanged, and after any change the row as Prisma reads it", async () => {
+    await db.studySession.create({
+      data: { ...base, id: "live-1", status: "live", liveSlot: 1, heartbeatAt: new Date("2026-11-29T10:00:00Z") },
+    });
+    await db.studySession.create({ data: { ...base, id: "ended-1", status: "ended", endedAt: new Date("2026-11-29T09:00:00Z") } });
+    const [open, ended] = [await store.open(), await store.lastEnded()];
+    expect(await store.open()).toEqual(open);
+    expect((await store.open())[0]).toBe(open[0]);
+    expect(await store.lastEnded()).toBe(ended);
+
+    await db.studySession.update({ where: { id: "live-1" }, data: { heartbeatAt: new Date("2026-11-29T10:00:05Z") } });
+    await db.studySession.update({ where: { id: "ended-1" }, data: { summary: '{"wins":1}' } });
+    const [open2, ended2] = [await store.open(), await store.lastEnded()];
+    expect(open2[0]).not.toBe(open[0]);
+    expect(open2).toEqual(await oracleOpen());
+    expect(ended2).not.toBe(ended);
+    expect(ended2).toEqual(await oracleLastEnded());
+    expect(ended).toMatchObject({ summary: null });
+  });
+
   it("never write", () => {
     expect(() => reads.prepare("DELETE FROM study_sessions").run()).toThrow(/readonly|query_only/i);
   });

@@ -101,3 +101,36 @@ export function sessionRowFrom(values: readonly unknown[]): SessionRow {
   }
   return row as SessionRow;
 }
+
+const ID_INDEX = FIELDS.findIndex(([field]) => field === "id");
+
+/**
+ * The rows of one statement's last read, by id: a row whose stored values are all unchanged comes back
+ * as the same object, so a state read neither converts it again nor rebuilds its view (reconciler.ts)
+ * while it stays as it is. Any change to any column (a heartbeat, a summary written later) is a new
+ * row. Rows are shared between readers and never modified (docs/performance/round8-state.md).
+ */
+export class RowMemo {
+  private rows = new Map<unknown, { values: readonly unknown[]; row: SessionRow }>();
+
+  /** The rows of one read, in its order; only these are kept for the next read. */
+  rowsOf(read: readonly (readonly unknown[])[]): SessionRow[] {
+    const kept = new Map<unknown, { values: readonly unknown[]; row: SessionRow }>();
+    const rows = read.map((values) => {
+      const id = values[ID_INDEX];
+      const last = this.rows.get(id);
+      const row = last && sameValues(last.values, values) ? last.row : sessionRowFrom(values);
+      kept.set(id, { values, row });
+      return row;
+    });
+    this.rows = kept;
+    return rows;
+  }
+}
+
+/** Raw SQLite values are text, numbers, bigints, null or buffers (no column here is a blob). */
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
