@@ -20,12 +20,19 @@ const OUR_ROOT = process.env.STUDYLOOP_ROOT ?? ROOT;
 const FLAGS = (process.env.SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 /** SERVER_PROFILE=FILE: the server's main thread is profiled during the flood (inspector on 127.0.0.1), into FILE. */
 const PROFILE = process.env.SERVER_PROFILE;
+/**
+ * SERVER_HEAP_PROFILE=FILE: what the main thread allocates during the first flood, sampled every 32 KB
+ * and counting what the collector has freed since (its garbage), into FILE (a .heapprofile for DevTools).
+ */
+const HEAP_PROFILE = process.env.SERVER_HEAP_PROFILE;
 /** Floods in a row on the same session (BENCH_FLOODS, 1): whether memory grows from flood to flood. */
 const FLOODS = Number(process.env.BENCH_FLOODS ?? 1);
 /** SERVER_MEMORY=1: the main thread's process.memoryUsage() after each flood (through the inspector). */
 const MEMORY = process.env.SERVER_MEMORY === "1";
 /** SERVER_HEAP_SNAPSHOT=PREFIX: a heap snapshot of the main thread after each flood, PREFIX-N.heapsnapshot. */
 const SNAPSHOT = process.env.SERVER_HEAP_SNAPSHOT;
+/** Any of the four above: the server is started with its inspector on 127.0.0.1. */
+const INSPECT = Boolean(PROFILE || HEAP_PROFILE || MEMORY || SNAPSHOT);
 /** BENCH_BINARY=1: the viewer asks for output as bytes, as the page does (server/realtime/output-wire.ts). */
 const BINARY = process.env.BENCH_BINARY === "1";
 /** BENCH_SETTLE_MS: wait this long after the last flood and measure again (the indexer catching up). */
@@ -39,6 +46,8 @@ const REPORT = process.env.BENCH_MEMORY_REPORT !== "0";
 async function inspector(output: string): Promise<{
   start(): Promise<void>;
   stop(file: string): Promise<void>;
+  startSampling(): Promise<void>;
+  stopSampling(file: string): Promise<void>;
   memory(): Promise<string>;
   collect(): Promise<void>;
   snapshot(file: string): Promise<void>;
@@ -71,6 +80,16 @@ async function inspector(output: string): Promise<{
     start: async () => void (await call("Profiler.start")),
     stop: async (file) => {
       const result = (await call("Profiler.stop")) as { profile: unknown };
+      fs.writeFileSync(file, JSON.stringify(result.profile));
+    },
+    startSampling: async () =>
+      void (await call("HeapProfiler.startSampling", {
+        samplingInterval: 32_768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      })),
+    stopSampling: async (file) => {
+      const result = (await call("HeapProfiler.stopSampling")) as { profile: unknown };
       fs.writeFileSync(file, JSON.stringify(result.profile));
     },
     /** The main thread's process.memoryUsage(), in MB. */
@@ -158,7 +177,7 @@ async function main(): Promise<void> {
   );
   // Started as a learner starts it (the command itself: its first line's settings apply, bench/lib/targets.ts);
   // the extra flags go after the environment's own NODE_OPTIONS, as a learner's would.
-  const flags = [...FLAGS, ...(PROFILE || MEMORY || SNAPSHOT ? ["--inspect=127.0.0.1:0"] : [])];
+  const flags = [...FLAGS, ...(INSPECT ? ["--inspect=127.0.0.1:0"] : [])];
   const nodeOptions = [process.env.NODE_OPTIONS ?? "", ...flags].filter(Boolean).join(" ");
   const server = await startProcess(...ourCommand(OUR_ROOT, ["web", "--port", "0", "--data-dir", dataDir]), {
     cwd: OUR_ROOT,
@@ -211,7 +230,7 @@ async function main(): Promise<void> {
     socket.emit("terminal:fit", { sessionId });
     await sleep(2_000);
     const rssLive = rssBytes(pid)!;
-    const profiler = PROFILE || MEMORY || SNAPSHOT ? await inspector(server.output()) : undefined;
+    const profiler = INSPECT ? await inspector(server.output()) : undefined;
     const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
     console.log(`RSS (MiB): idle (after /study and /) ${mb(rssIdle)}, one live session ${mb(rssLive)}`);
     if (profiler) console.log(`main thread memory (MB), live: ${await profiler.memory()}`);
@@ -219,6 +238,7 @@ async function main(): Promise<void> {
     for (let n = 1; n <= FLOODS; n++) {
       const before = rssBytes(pid)!;
       if (PROFILE && n === 1) await profiler!.start();
+      if (HEAP_PROFILE && n === 1) await profiler!.startSampling();
       const cpuBefore = threadCpu(pid);
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid) ?? 0)), 50);
@@ -242,6 +262,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - t0) / 1000;
       const cpuAfter = threadCpu(pid);
       if (PROFILE && n === 1) await profiler!.stop(PROFILE);
+      if (HEAP_PROFILE && n === 1) await profiler!.stopSampling(HEAP_PROFILE);
       await sleep(3_000);
       clearInterval(sampler);
       const rssAfter = rssBytes(pid)!;
