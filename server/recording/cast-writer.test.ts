@@ -40,6 +40,20 @@ describe("CastWriter", () => {
     await writer.close();
   });
 
+  it("writes without waiting for FLUSH_MS once FLUSH_CHARS are queued (a flood's output is not held)", async () => {
+    const f = file();
+    const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 10_000_000 });
+    const headerBytes = fs.statSync(f).size;
+    const line = `${"x".repeat(1_000)}\r\n`;
+    for (let chars = 0; chars < CastWriterLimits.FLUSH_CHARS; chars += line.length) writer.output(line);
+    writer.output("the last words");
+    await new Promise((resolve) => setTimeout(resolve, 50)); // far less than FLUSH_MS
+    const text = fs.readFileSync(f, "utf8");
+    expect(fs.statSync(f).size).toBeGreaterThan(headerBytes + CastWriterLimits.FLUSH_CHARS);
+    expect(text).toContain("the last words");
+    await writer.close();
+  });
+
   it("stops at its size limit with a marker that says so; the session's output is dropped after it", async () => {
     const f = file();
     const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 2_000 });

@@ -1,7 +1,7 @@
 // Appends one session's recording to its .cast file, off the hot path: events are kept in memory as
-// they come (a push, nothing else) and written together every FLUSH_MS by one asynchronous write, so a
-// kill -9 loses at most the last FLUSH_MS and the write in flight. Bounded: past maxBytes a marker says
-// so and the recording stops (the session goes on).
+// they come (a push, nothing else) and written together every FLUSH_MS (sooner under a flood:
+// FLUSH_CHARS) by one asynchronous write, so a kill -9 loses at most the last FLUSH_MS and the write in
+// flight. Bounded: past maxBytes a marker says so and the recording stops (the session goes on).
 import fs from "node:fs";
 import { castTime, encodeEvent, encodeHeader, resizeData, type CastCode } from "./asciicast.ts";
 
@@ -12,6 +12,12 @@ export const CastWriterLimits = {
   COALESCE_MS: 8,
   /** Chars of output joined into one event at most: keeps each line (and a transcript write) small. */
   COALESCE_MAX_CHARS: 16_384,
+  /**
+   * Chars queued that are written without waiting for FLUSH_MS: under a flood, 250 ms of output held
+   * as strings outlives the main thread's young generation, and its encoded batch (1.5-2 MB) stays
+   * counted long after; a 50 MB flood's peak was ~10 MiB higher (docs/performance/round8-memory.md).
+   */
+  FLUSH_CHARS: 131_072,
 } as const;
 
 export interface CastWriterOptions {
@@ -37,6 +43,9 @@ export class CastWriter {
   private readonly startMs: number;
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** A write asked for as soon as this turn of the event loop is over: FLUSH_CHARS are queued. */
+  private soon: NodeJS.Immediate | undefined;
+  private pendingChars = 0;
   private writing: Promise<void> = Promise.resolve();
   private written: number;
   private full = false;
@@ -100,9 +109,12 @@ export class CastWriter {
   /** Writes what is queued now; resolves once it is on disk (in the file, not necessarily synced). */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     this.timer = undefined;
+    this.soon = undefined;
     const batch = this.pending;
     this.pending = [];
+    this.pendingChars = 0;
     if (batch.length === 0 || this.closed) return this.writing;
     const bytes = this.encode(batch);
     const upTo = this.written;
@@ -133,6 +145,8 @@ export class CastWriter {
   private push(code: CastCode, data: string): void {
     if (this.full || this.closed) return;
     this.pending.push({ ms: this.now(), code, data });
+    this.pendingChars += data.length;
+    if (this.pendingChars >= CastWriterLimits.FLUSH_CHARS) this.soon ??= setImmediate(() => void this.flush());
     this.timer ??= setTimeout(() => void this.flush(), CastWriterLimits.FLUSH_MS);
   }
 
