@@ -7,9 +7,8 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { startProcess } from "./lib/proc.ts";
 import { percentile } from "./lib/stats.ts";
-import { ROOT } from "./lib/targets.ts";
+import { ROOT, startStudyLoopWeb } from "./lib/targets.ts";
 
 const FLOOD_MB = Number(process.env.BENCH_FLOOD_MB ?? 20);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-end-"));
@@ -29,25 +28,10 @@ fs.writeFileSync(
   }),
 );
 const profile = process.env.SERVER_CPU_PROF;
-const server = await startProcess(
-  process.execPath,
-  [
-    ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
-    path.join(ROOT, "bin", "studyloop.js"),
-    "web",
-    "--port",
-    "0",
-    "--data-dir",
-    dataDir,
-  ],
-  {
-    cwd: ROOT,
-    env: { ...process.env, COLUMNS: "150", LINES: "50" },
-    ready: /running at (http:\/\/\S+)/,
-    name: "StudyLoop",
-    timeoutMs: 600_000,
-  },
-);
+const server = await startStudyLoopWeb(ROOT, dataDir, {
+  nodeFlags: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
+  env: { ...process.env, COLUMNS: "150", LINES: "50" },
+});
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 /** A GET's status, or 0 when it failed (counted, not thrown: the run goes on). */
 const get = (url: string) =>

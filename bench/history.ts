@@ -10,9 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { applyMigrations } from "../server/db/migrate.ts";
-import { startProcess } from "./lib/proc.ts";
 import { percentile } from "./lib/stats.ts";
-import { ROOT } from "./lib/targets.ts";
+import { ROOT, startStudyLoopWeb } from "./lib/targets.ts";
 import { benchPostgresDatabase, seedPostgresHistory, stopBenchPostgres } from "./history-postgres.ts";
 
 /** Unset: SQLite (the default). "postgresql": a private cluster; a postgresql:// URL: that server (history-postgres.ts). */
@@ -260,17 +259,7 @@ async function measureSize(count: number, log: (line: string) => void): Promise<
     log(
       `history (${HISTORY_DATABASE}): seeded ${count} sessions, ${seeded.marks} marks, ${seeded.parked} parked thoughts in ${seeded.seconds.toFixed(1)} s`,
     );
-    const server = await startProcess(
-      process.execPath,
-      [path.join(ROOT, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir, ...database],
-      {
-        cwd: ROOT,
-        env: process.env,
-        ready: /running at (http:\/\/\S+)/,
-        name: "StudyLoop",
-        timeoutMs: 600_000,
-      },
-    );
+    const server = await startStudyLoopWeb(ROOT, dataDir, { extraArgs: database });
     const base = server.url.replace(/\/$/, "");
     const figures: RouteFigure[] = [];
     try {

@@ -11,8 +11,8 @@ import { io, type Socket } from "socket.io-client";
 import { socketParser } from "../common/realtime/socket-parser.ts";
 import type { ClientToServerEvents, ServerToClientEvents, TerminalFrameView } from "../server/realtime/events.ts";
 import { unpackReplay } from "../common/terminal/replay-unpack.ts";
-import { sleep, startProcess } from "./lib/proc.ts";
-import { FLOOD, ROOT, shellArgs, workDir } from "./lib/targets.ts";
+import { sleep } from "./lib/proc.ts";
+import { FLOOD, ROOT, shellArgs, startStudyLoopWeb, workDir } from "./lib/targets.ts";
 import { REATTACH_LINES } from "./lib/measure.ts";
 
 const RUNS = Number(process.env.BENCH_REATTACH_RUNS ?? 10);
@@ -44,16 +44,7 @@ async function main(): Promise<void> {
     path.join(dataDir, "studyloop.config.json"),
     JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }),
   );
-  const server = await startProcess(
-    process.execPath,
-    [path.join(root, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dataDir],
-    {
-      cwd: root,
-      ready: /running at (http:\/\/\S+)/,
-      name: "StudyLoop",
-      timeoutMs: 300_000,
-    },
-  );
+  const server = await startStudyLoopWeb(root, dataDir, { timeoutMs: 300_000 });
   const url = server.url.replace(/\/$/, "");
   try {
     const started = await fetch(`${url}/api/session/start`, {

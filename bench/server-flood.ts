@@ -11,8 +11,8 @@ import { io, type Socket } from "socket.io-client";
 import { socketParser } from "../common/realtime/socket-parser.ts";
 import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
-import { rssBytes, sleep, startProcess } from "./lib/proc.ts";
-import { FLOOD, ROOT, ourCommand, shellArgs, workDir } from "./lib/targets.ts";
+import { rssBytes, sleep } from "./lib/proc.ts";
+import { FLOOD, ROOT, shellArgs, startStudyLoopWeb, workDir } from "./lib/targets.ts";
 
 const FLOOD_BYTES = Number(process.env.BENCH_FLOOD_MB ?? 20) * 1_000_000;
 /** STUDYLOOP_ROOT: another checkout's build to run (a before/after comparison), this one's by default. */
@@ -177,15 +177,8 @@ async function main(): Promise<void> {
   );
   // Started as a learner starts it (the command itself: its first line's settings apply, bench/lib/targets.ts);
   // the extra flags go after the environment's own NODE_OPTIONS, as a learner's would.
-  const flags = [...FLAGS, ...(INSPECT ? ["--inspect=127.0.0.1:0"] : [])];
-  const nodeOptions = [process.env.NODE_OPTIONS ?? "", ...flags].filter(Boolean).join(" ");
-  const server = await startProcess(...ourCommand(OUR_ROOT, ["web", "--port", "0", "--data-dir", dataDir]), {
-    cwd: OUR_ROOT,
-    env: nodeOptions ? { ...process.env, NODE_OPTIONS: nodeOptions } : process.env,
-    ready: /running at (http:\/\/\S+)/,
-    name: "StudyLoop",
-    timeoutMs: 300_000,
-  });
+  const nodeFlags = [...FLAGS, ...(INSPECT ? ["--inspect=127.0.0.1:0"] : [])];
+  const server = await startStudyLoopWeb(OUR_ROOT, dataDir, { nodeFlags, timeoutMs: 300_000 });
   const url = server.url.replace(/\/$/, "");
   const pid = server.child.pid!;
   try {

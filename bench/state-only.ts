@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cpuMs, startProcess } from "./lib/proc.ts";
+import { cpuMs } from "./lib/proc.ts";
 import { loadTest, pacedTest, seedEndedSessions, SEEDED_SESSIONS } from "./lib/state-load.ts";
-import { ROOT } from "./lib/targets.ts";
+import { ROOT, startStudyLoopWeb } from "./lib/targets.ts";
 
 const REQUESTS = Number(process.env.BENCH_STATE_REQUESTS ?? 4_000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-bench-state-"));
@@ -22,19 +22,7 @@ fs.writeFileSync(
 const profile = process.env.SERVER_CPU_PROF;
 // STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness, as targets.ts).
 const root = process.env.STUDYLOOP_ROOT ?? ROOT;
-const server = await startProcess(
-  process.execPath,
-  [
-    ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
-    path.join(root, "bin", "studyloop.js"),
-    "web",
-    "--port",
-    "0",
-    "--data-dir",
-    dataDir,
-  ],
-  { cwd: root, env: process.env, ready: /running at (http:\/\/\S+)/, name: "StudyLoop", timeoutMs: 600_000 },
-);
+const server = await startStudyLoopWeb(root, dataDir, { nodeFlags: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [] });
 try {
   const url = server.url.replace(/\/$/, "");
   seedEndedSessions(dataDir);

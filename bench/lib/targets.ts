@@ -100,6 +100,27 @@ export function ourCommand(root: string, args: string[]): [string, string[]] {
   return [path.join(root, "bin", "studyloop.js"), args];
 }
 
+/**
+ * `studyloop web --port 0 --data-dir DATA [...extra]` from the checkout at `root`, started as ourCommand
+ * runs it, ready once it prints its address. Node flags (a CPU profile, an inspector) go after the
+ * environment's own NODE_OPTIONS, as a learner's would; the server keeps them out of the agent's.
+ */
+export function startStudyLoopWeb(
+  root: string,
+  dataDir: string,
+  opts: { extraArgs?: string[]; nodeFlags?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<Started> {
+  const env = opts.env ?? process.env;
+  const nodeOptions = [env.NODE_OPTIONS ?? "", ...(opts.nodeFlags ?? [])].filter(Boolean).join(" ");
+  return startProcess(...ourCommand(root, ["web", "--port", "0", "--data-dir", dataDir, ...(opts.extraArgs ?? [])]), {
+    cwd: root,
+    env: nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env,
+    ready: /running at (http:\/\/\S+)/,
+    name: "StudyLoop",
+    timeoutMs: opts.timeoutMs ?? 600_000,
+  });
+}
+
 export async function startOurs(dir: string, opts: { recording?: boolean } = {}): Promise<Target & { readonly dataDir: string }> {
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir);
@@ -109,18 +130,11 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
   );
   // STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness).
   const root = process.env.STUDYLOOP_ROOT ?? ROOT;
-  const started = await startProcess(
-    // As a learner starts it: the command itself (npm's bin link, `npm run web`), whose first line sets
-    // what only a process's start can (bin/start-settings.js); its PID is the server's own.
-    ...ourCommand(root, ["web", "--port", "0", "--data-dir", dataDir]),
-    {
-      cwd: root,
-      env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
-      ready: /running at (http:\/\/\S+)/,
-      name: "StudyLoop",
-      timeoutMs: 600_000,
-    },
-  );
+  // As a learner starts it: the command itself (npm's bin link, `npm run web`), whose first line sets
+  // what only a process's start can (bin/start-settings.js); its PID is the server's own.
+  const started = await startStudyLoopWeb(root, dataDir, {
+    env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
+  });
   const url = started.url.replace(/\/$/, "");
   return {
     name: opts.recording === false ? "ours-norec" : "ours",
