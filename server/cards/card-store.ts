@@ -44,6 +44,9 @@ export interface TopicPage {
   readonly struggles: readonly { id: string; topic: string; note: string | null; at: string; sessionId: string; hasCard: boolean }[];
 }
 
+/** A topic's marks: its own, and those its sessions made on other topics (so none is read twice). */
+const topicSides = (topic: string) => [{ topic }, { sessionTopic: topic, topic: { not: topic } }];
+
 export class CardStore {
   /** Writes per client (route handlers refuse past it, write-budget.ts). */
   readonly writes = new WriteBudget();
@@ -257,17 +260,17 @@ export class CardStore {
   }
 
   /**
-   * A topic's marks are its own and those of its sessions. Each side is read apart off its own index
-   * (the session side without the marks the topic side has), so nothing is counted twice and no row
-   * of the table is read: wins and struggles counted, the weeks shown listed.
+   * A topic's marks are its own and those its sessions made on other topics, so nothing is counted
+   * twice. Wins and struggles come from the tallies the triggers keep (topic_mark_tallies,
+   * session_topic_mark_tallies: counting them grew with the history); the weeks shown are listed,
+   * each side off its own index (the session side by the session's topic each mark carries).
    */
   private async topicMarks(topic: string, since: Date): Promise<TopicMarks> {
     const counted = { status: { in: ["win", "struggling"] } };
-    const sides = [{ topic }, { session: { topic }, topic: { not: topic } }];
-    const [counts, recent] = await Promise.all([
-      Promise.all(
-        sides.map((side) => this.db.topicMark.groupBy({ by: ["status"], where: { ...side, ...counted }, _count: { _all: true } })),
-      ),
+    const sides = topicSides(topic);
+    const [own, others, recent] = await Promise.all([
+      this.db.topicMarkTally.findUnique({ where: { topic }, select: { wins: true, struggles: true } }),
+      this.db.sessionTopicMarkTally.findMany({ where: { topic, ...counted }, select: { status: true, marks: true } }),
       Promise.all(
         sides.map((side) =>
           this.db.topicMark.findMany({
@@ -277,13 +280,17 @@ export class CardStore {
         ),
       ),
     ]);
-    const total = (status: string) => counts.flat().reduce((n, c) => n + (c.status === status ? c._count._all : 0), 0);
-    return { wins: total("win"), struggles: total("struggling"), recent: recent.flat() };
+    const theirs = (status: string) => others.find((t) => t.status === status)?.marks ?? 0;
+    return {
+      wins: (own?.wins ?? 0) + theirs("win"),
+      struggles: (own?.struggles ?? 0) + theirs("struggling"),
+      recent: recent.flat(),
+    };
   }
 
   /** The newest struggles of a topic (its own marks and its sessions'), newest first. */
   private async newestStruggles(topic: string): Promise<TopicMark[]> {
-    const sides = [{ topic }, { session: { topic }, topic: { not: topic } }];
+    const sides = topicSides(topic);
     const newest = await Promise.all(
       sides.map((side) =>
         this.db.topicMark.findMany({ where: { ...side, status: "struggling" }, orderBy: { createdAt: "desc" }, take: TOPIC_STRUGGLES }),
