@@ -1,7 +1,7 @@
 // The state load test's client: one keep-alive HTTP/1.1 connection that sends a fixed GET and reads
 // each answer by its content-length, nothing else. It shares the machine's two cores with the server,
 // and node:http's client (agent, parser, request and response objects) cost ~0.3 ms of CPU an answer,
-// half the server's own: its queue was part of the latency measured (docs/performance/round8-state.md).
+// half the server's own: its queue was part of the latency measured (docs/performance/state.md, "Round 8").
 import net from "node:net";
 
 const HEADERS_END = Buffer.from("\r\n\r\n");

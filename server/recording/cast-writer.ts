@@ -15,7 +15,7 @@ export const CastWriterLimits = {
   /**
    * Chars queued that are written without waiting for FLUSH_MS: under a flood, 250 ms of output held
    * as strings outlives the main thread's young generation, and its encoded batch (1.5-2 MB) stays
-   * counted long after; a 50 MB flood's peak was ~10 MiB higher (docs/performance/round8-memory.md).
+   * counted long after; a 50 MB flood's peak was ~10 MiB higher (docs/performance/memory.md, "Round 8: memory").
    */
   FLUSH_CHARS: 131_072,
 } as const;

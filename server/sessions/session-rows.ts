@@ -108,7 +108,7 @@ const ID_INDEX = FIELDS.findIndex(([field]) => field === "id");
  * The rows of one statement's last read, by id: a row whose stored values are all unchanged comes back
  * as the same object, so a state read neither converts it again nor rebuilds its view (reconciler.ts)
  * while it stays as it is. Any change to any column (a heartbeat, a summary written later) is a new
- * row. Rows are shared between readers and never modified (docs/performance/round8-state.md).
+ * row. Rows are shared between readers and never modified (docs/performance/state.md, "Round 8").
  */
 export class RowMemo {
   private rows = new Map<unknown, { values: readonly unknown[]; row: SessionRow }>();
