@@ -22,7 +22,11 @@ interface Waterfall {
   restoreRendered: number;
   trace: { hydrated: number; longTasks: [number, number][] };
 }
-const KEYS = ["fcp", "hydrated", "interactive", "parsed", "restored", "longestAfterAttach"] as const;
+const KEYS = ["fcp", "hydrated", "interactive", "keysFrom", "keyReached", "lostKeys", "parsed", "restored", "longestAfterAttach"] as const;
+/** Typed during each reload, one every TYPE_EVERY_MS from the new page's commit, each a different letter. */
+const TYPED = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const TYPE_EVERY_MS = 20;
+const KEY_CLOCK = path.join(BENCH, "workload", "key-clock.mjs");
 type Row = Record<(typeof KEYS)[number], number>;
 
 async function start(root: string | undefined, name: string) {
@@ -43,6 +47,11 @@ async function start(root: string | undefined, name: string) {
     timeout: 120_000,
   });
   const rows = await page.evaluate(() => window.__bench.term!.rows);
+  // The agent's own record of when each typed key arrived (bench/workload/key-clock.mjs).
+  const keyFile = path.join(dir, "keys.jsonl");
+  await page.keyboard.type(`${process.execPath} ${KEY_CLOCK} ${keyFile}`);
+  await page.keyboard.press("Enter");
+  for (let i = 0; i < 200 && !fs.existsSync(keyFile); i++) await page.waitForTimeout(50);
   await context.addInitScript((wanted) => (window.__benchRestore = wanted), {
     minLines: SCROLLBACK_LINES + rows,
     text: `scroll ${REATTACH_LINES}`,
@@ -50,6 +59,7 @@ async function start(root: string | undefined, name: string) {
   return {
     name,
     page,
+    keyFile,
     rows: [] as Row[],
     stop: async () => {
       await browser.close();
@@ -59,18 +69,59 @@ async function start(root: string | undefined, name: string) {
   };
 }
 
-async function reload(page: Page): Promise<Row> {
-  await page.reload();
+/**
+ * Types TYPED during a reload, from the new page's commit on (before it, keys go to the old page), and
+ * reads when each reached the agent from the agent's own record: the first key that arrived, when it
+ * was typed (`keysFrom`: every key typed before it was lost) and when the agent had it (`keyReached`),
+ * ms from navigation start; `lostKeys`: keys typed after the commit that never arrived.
+ */
+async function typeThrough(page: Page, keyFile: string, reloaded: Promise<unknown>) {
+  fs.writeFileSync(keyFile, "");
+  await page.waitForEvent("framenavigated");
+  const typedAt: number[] = [];
+  for (const letter of TYPED) {
+    typedAt.push(Date.now());
+    await page.keyboard.press(letter);
+    await page.waitForTimeout(TYPE_EVERY_MS);
+  }
+  await reloaded;
+  return typedAt;
+}
+
+function keyFigures(keyFile: string, typedAt: number[], origin: number) {
+  const chunks = fs
+    .readFileSync(keyFile, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { at: number; data: string });
+  const first = chunks.find((c) => c.data.length > 0);
+  const index = first ? TYPED.indexOf(first.data[0]!) : -1;
+  const got = chunks.map((c) => c.data).join("");
+  return {
+    keysFrom: index >= 0 ? Math.round(typedAt[index]! - origin) : NaN,
+    keyReached: first ? Math.round(first.at - origin) : NaN,
+    lostKeys: [...TYPED].filter((letter) => !got.includes(letter)).length,
+  };
+}
+
+async function reload(page: Page, keyFile: string): Promise<Row> {
+  const reloaded = page.reload();
+  const typedAt = await typeThrough(page, keyFile, reloaded);
   await page.waitForFunction(() => window.__bench.restore?.renderedAt != null && window.__bench.attachAckAt !== null, null, {
     polling: 20,
     timeout: 60_000,
   });
+  // Keys still on their way (the last ones are typed after the restore on a fast reload).
+  await page.waitForTimeout(300);
+  const origin = (await page.evaluate(() => performance.timeOrigin)) as number;
+  const keys = keyFigures(keyFile, typedAt, origin);
   const w = (await page.evaluate("window.__traceRead()")) as Waterfall & { attachSent: number };
   const longest = Math.max(0, ...w.trace.longTasks.filter(([at, ms]) => at + ms > w.attachSent).map(([, ms]) => ms));
   return {
     fcp: w.fcp,
     hydrated: w.trace.hydrated,
     interactive: Math.max(w.attachAck, w.opened),
+    ...keys,
     parsed: w.restoreParsed,
     restored: w.restoreRendered,
     longestAfterAttach: longest,
@@ -83,7 +134,7 @@ try {
   for (let run = 0; run < RUNS; run++) {
     for (const side of run % 2 === 0 ? [a, b] : [b, a]) {
       await side.page.waitForTimeout(1_000);
-      side.rows.push(await reload(side.page));
+      side.rows.push(await reload(side.page, side.keyFile));
       console.log(`${side.name} run ${side.rows.length}: ${KEYS.map((k) => `${k} ${side.rows.at(-1)![k]}`).join(", ")}`);
     }
   }

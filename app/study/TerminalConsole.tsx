@@ -28,6 +28,8 @@ import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 import { InputGate } from "./input-gate";
 import { openTypingStandIn, type TypingStandIn } from "./typing-stand-in";
 import { replayPieces } from "./replay-pieces";
+import { takeEarlyKeys } from "./early-handover";
+import { TERMINAL_FRAME_ID } from "./terminal-frame-id";
 
 /** When the server could not send this page the terminal's screen (its "detached" frame). */
 const DETACHED_MESSAGE =
@@ -198,6 +200,11 @@ export function TerminalConsole({
 
     // Typing before the attach is acknowledged waits for it (input-gate.ts).
     const held = new InputGate<{ data: string; binary?: boolean }>((typed) => socket.emit("terminal:input", { sessionId: id, ...typed }));
+    // Keys the page's inline script held before hydration (early-catcher.ts) go first, ahead of any the
+    // console takes from here on (same task), once the attach is acknowledged.
+    const early = takeEarlyKeys();
+    for (const data of early.held) held.push({ data });
+    let claimEarlyTyping = early.typed;
     const onDisconnect = () => held.detached();
     socket.on("disconnect", onDisconnect);
     socket.on("terminal:frame", onFrame);
@@ -213,6 +220,9 @@ export function TerminalConsole({
       onAttached: () => {
         held.attached();
         sendSize();
+        // Typing claims the terminal's size for its device (resize-policy.ts): so does typing before hydration.
+        if (claimEarlyTyping) socket.emit("terminal:fit", { sessionId: id });
+        claimEarlyTyping = false;
       },
       setStatus,
       setError,
@@ -268,7 +278,7 @@ export function TerminalConsole({
   return (
     <section className="console" aria-label="Tutor terminal">
       <SessionHeader session={session} status={status} statusTestId="console-status" error={error} onError={setError} onEnded={onEnded} />
-      <div className="terminal-frame" ref={frame} data-testid="terminal">
+      <div className="terminal-frame" id={TERMINAL_FRAME_ID} ref={frame} data-testid="terminal">
         <div className="terminal-host" ref={host} />
         {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
       </div>

@@ -1,5 +1,9 @@
+import { headers } from "next/headers";
 import { getRuntime } from "@/server/runtime";
+import { scriptNonce } from "@/server/security/headers";
 import { StudyRoom } from "./StudyRoom";
+import { earlyCatcherScript } from "./early-catcher";
+import { TERMINAL_FRAME_ID } from "./terminal-frame-id";
 
 export const dynamic = "force-dynamic";
 
@@ -9,8 +13,11 @@ export default async function StudyPage() {
   const suggestions = state.session ? null : await study.history.suggestions();
   // A live terminal's screen, painted with the page while its own terminal loads.
   const preview = state.session && state.attach?.transport === "pty" ? await sessions.screenPreview(state.session.id) : null;
+  // Keys typed on a live terminal's page before its scripts run are held by this inline script (early-catcher.ts).
+  const nonce = preview ? scriptNonce((await headers()).get("content-security-policy")) : undefined;
   return (
     <div className="stack">
+      {nonce ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: earlyCatcherScript({ frameId: TERMINAL_FRAME_ID }) }} /> : null}
       <h1>Study</h1>
       {agents.configProblem() ? <p className="panel notice warn">{agents.configProblem()}</p> : null}
       <StudyRoom initialState={state} agents={agents.list()} suggestions={suggestions} preview={preview} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HSTS_VALUE, contentSecurityPolicy, newNonce, strictTransportSecurity } from "./headers.ts";
+import { HSTS_VALUE, contentSecurityPolicy, newNonce, scriptNonce, strictTransportSecurity } from "./headers.ts";
 
 // Next reads the nonce from the request's CSP with this very pattern (get-script-nonce-from-header.js).
 const NEXT_NONCE = /^'nonce-([A-Za-z0-9+/_-]+={0,2})'$/;
@@ -30,6 +30,13 @@ describe("contentSecurityPolicy", () => {
     const nonce = newNonce();
     expect(`'nonce-${nonce}'`).toMatch(NEXT_NONCE);
     expect(newNonce()).not.toBe(nonce);
+  });
+
+  it("gives a page the nonce of its request's policy for its own inline script, and none without one", () => {
+    const nonce = newNonce();
+    expect(scriptNonce(contentSecurityPolicy(nonce, { dev: false, tls: false }))).toBe(nonce);
+    expect(scriptNonce("default-src 'self'")).toBeUndefined();
+    expect(scriptNonce(null)).toBeUndefined();
   });
 
   it("draws 128 fresh random bits for every nonce, across refills of its pool", () => {

@@ -62,6 +62,11 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean; tl
   return directives.join("; ");
 }
 
+/** The script nonce of a Content-Security-Policy (the request's, as shareNonceWithNext put it), for a page's own inline script. */
+export function scriptNonce(csp: string | null | undefined): string | undefined {
+  return /'nonce-([A-Za-z0-9+/_-]+={0,2})'/.exec(csp ?? "")?.[1];
+}
+
 /** HSTS: one year, this host only. */
 export const HSTS_VALUE = "max-age=31536000";
 
