@@ -5,7 +5,7 @@
 // early-keys.ts). It sends nothing: the console takes them (early-handover.ts) and sends them first,
 // through its own gate, once its attach is acknowledged. A socket of its own was tried and dropped: the
 // keys reached the agent no sooner (each of its steps waited behind the bundles' tasks), for a second
-// connection, attach and acks (docs/performance/round8-reattach.md).
+// connection, attach and acks (docs/performance/reattach.md, "Round 8").
 //
 // Self-contained (its source is inlined): plain browser JavaScript, nothing from outside its body.
 import type { EarlyKey } from "./early-keys";
