@@ -86,8 +86,11 @@ export function readScreenCells(term: unknown): ScreenCells | null {
       ]
         .map((f) => (f ? 1 : 0))
         .join("");
+      // A palette colour below 16 as 38;5;N or 3N: drawn the same, and a snapshot may write one as the
+      // other (server/transports/pty/terminal-state.ts, lowPaletteAs16).
+      const mode = (m: number, v: number) => (m === 0x2000000 && v < 16 ? 0x1000000 : m);
       cells.push(
-        `${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`,
+        `${c.getChars() || " "}|${c.getWidth()}|${mode(c.getFgColorMode(), c.getFgColor())}:${c.getFgColor()}|${mode(c.getBgColorMode(), c.getBgColor())}:${c.getBgColor()}|${flags}`,
       );
     }
     lines.push(cells.join(" "));

@@ -21,6 +21,24 @@ const CORPUS: { name: string; size?: [number, number]; events: RecordedEvent[]; 
     events: [{ o: `a${E}31mred${E}1;4;3mbi${E}38;5;200mp${E}38;2;1;2;3mrgb${E}48;5;17mbg${E}7minv${E}0m ${E}9;53mx${E}2mdim` }],
     after: "next",
   },
+  {
+    // The addon writes `1;22` for dim-to-bold, and 22 turns bold off too (codex's sign-in screen).
+    name: "bold text right after dim text, and dim after bold",
+    events: [{ o: `${E}2m  Press ${E}22m${E}1m${E}38;2;230;227;220;49menter${E}22m${E}2m${E}39;49m to go on${E}0m ${E}1mB${E}22;2md` }],
+    after: "x",
+  },
+  {
+    name: "bold after dim with colours whose numbers are 1 and 22",
+    events: [{ o: `${E}2;38;2;1;22;1mdim${E}22;1;38;5;22;48;2;22;1;1mbold${E}0m` }],
+    after: "y",
+  },
+  // Output that stops in the middle of a sequence (a frame split across two chunks): the snapshot
+  // leaves the restored terminal mid-sequence too, so the rest of it is not printed as text.
+  { name: "a colour cut in half", events: [{ o: `a${E}1m${E}48;2;` }], after: "10;10;10mX" },
+  { name: "a cut right after ESC", events: [{ o: `ab${E}32m\x1b` }], after: "[4mU" },
+  { name: "a cut in an OSC (title)", events: [{ o: `c\x1b]0;half of a ti` }], after: "tle\x07Y" },
+  { name: "a cut between the ESC and the backslash of a DCS's end", events: [{ o: `d\x1bP$qm\x1b` }], after: "\\Z" },
+  { name: "a CSI cut after a finished one and an aborted one", events: [{ o: `e${E}31m${E}12\x18${E}?25` }], after: "lW" },
   { name: "a full bottom row (wrap pending)", size: [20, 5], events: [{ o: `${fill(20, 5)}` }], after: "Z" },
   { name: "a full row in the middle (wrap pending)", size: [20, 5], events: [{ o: `${E}2;1H${"m".repeat(20)}` }], after: "Q" },
   {

@@ -155,12 +155,41 @@ export function exactSerializer(terminal: HeadlessTerminal, extras: TerminalExtr
   addon.activate(clippedTerminal(terminal) as unknown as Parameters<typeof addon.activate>[0]);
   return {
     serialize: (options = {}) =>
-      resetBeforeAltScreen(addon.serialize({ excludeModes: true })) + afterCells(terminal, extras, options.excludeModes ?? false),
+      resetBeforeAltScreen(boldAfterDimOff(addon.serialize({ excludeModes: true }))) +
+      afterCells(terminal, extras, options.excludeModes ?? false),
     dispose: () => addon.dispose(),
   };
 }
 
 const ALT_SCREEN = "\x1b[?1049h\x1b[H";
+
+/** An SGR of the addon's with a `1` and, after it, a `22` (the cheap filter before the exact check). */
+const BOLD_THEN_NORMAL = /\x1b\[((?:\d+;)*1;(?:\d+;)*22(?:;\d+)*)m/g;
+
+/**
+ * Going from dim to bold text, the addon writes bold on (`1`) and then dim off (`22`), but SGR 22
+ * turns off both, so the bold was lost (codex's sign-in screen: "Press **enter**" after dim text). In
+ * such an SGR the `22` can only be dim's: it is moved before the `1`. The addon's other intensity
+ * steps are right, except from bold and dim together to one of them, left as it is (rare, and its
+ * single `22` does not say which of the two was meant).
+ */
+export function boldAfterDimOff(data: string): string {
+  return data.replace(BOLD_THEN_NORMAL, (whole: string, params: string) => {
+    const tokens: string[] = [];
+    const parts = params.split(";");
+    for (let i = 0; i < parts.length; i++) {
+      // 38/48;5;N and 38/48;2;R;G;B are one token: their numbers are colours, not attributes.
+      const extended = (parts[i] === "38" || parts[i] === "48") && (parts[i + 1] === "5" ? 2 : parts[i + 1] === "2" ? 4 : 0);
+      tokens.push(parts.slice(i, i + 1 + (extended || 0)).join(";"));
+      i += extended || 0;
+    }
+    const bold = tokens.indexOf("1");
+    const normal = tokens.lastIndexOf("22");
+    if (bold < 0 || normal < bold) return whole;
+    tokens.splice(normal, 1);
+    return `\x1b[22;${tokens.join(";")}m`;
+  });
+}
 
 /**
  * The addon writes the alternate screen's cells as if the pen were reset when it switches to it, but

@@ -3,6 +3,7 @@
 // answers the program's queries (DA, CPR, OSC 10/11...): its replies go to `onReply`, the pty's input.
 // Keep it out of Next's bundle.
 import headless from "@xterm/headless";
+import { EscapeTail } from "./escape-tail.ts";
 import { exactSerializer, type ExactSerializer } from "./exact-snapshot.ts";
 import { previewScreen, type ScreenPreview } from "./screen-preview.ts";
 import { TerminalExtras, type TerminalColours } from "./terminal-extras.ts";
@@ -35,6 +36,8 @@ export class TerminalMirror {
    */
   private readonly cache = new Map<boolean, { version: number; snapshot: MirrorSnapshot }>();
   private disposed = false;
+  /** The sequence the output has begun and not finished: a snapshot ends with it (escape-tail.ts). */
+  private readonly escapeTail = new EscapeTail();
   private readonly waiters = new Set<(error: Error) => void>();
 
   constructor(
@@ -82,6 +85,7 @@ export class TerminalMirror {
     if (this.disposed) return;
     this.unparsedChars += data.length;
     this.terminal.write(data, () => {
+      this.escapeTail.push(data); // in parse order: a snapshot taken in the next callback sees this chunk's end
       this.unparsedChars -= data.length;
       if (data.length > 0) this.version++;
       if (!this.disposed) onParsed?.();
@@ -145,7 +149,8 @@ export class TerminalMirror {
   private cached(excludeModes: boolean): MirrorSnapshot {
     const hit = this.cache.get(excludeModes);
     if (hit && hit.version === this.version) return hit.snapshot;
-    const snapshot = { data: this.serializer.serialize({ excludeModes }), cols: this.terminal.cols, rows: this.terminal.rows };
+    const data = this.serializer.serialize({ excludeModes }) + this.escapeTail.pending;
+    const snapshot = { data, cols: this.terminal.cols, rows: this.terminal.rows };
     this.cache.set(excludeModes, { version: this.version, snapshot });
     return snapshot;
   }

@@ -37,7 +37,30 @@ export function cellState(cell: IBufferCell | undefined): CellState {
   // An empty cell and a space in the same colours look the same and copy the same (xterm's
   // translateToString writes an empty cell as a space): the snapshot may write one as the other.
   const chars = cell.getChars() || (cell.getWidth() === 1 ? " " : "");
-  return `${chars}|${cell.getWidth()}|${sgr(cell as unknown as AttrLike)}`;
+  return `${chars}|${cell.getWidth()}|${sgr(lowPaletteAs16(cell as unknown as AttrLike))}`;
+}
+
+const CM_P16 = 0x1000000;
+const CM_P256 = 0x2000000;
+
+/**
+ * A palette colour below 16 set as `38;5;N` is drawn exactly as the same colour set as `3N`/`9N`
+ * (xterm.js's renderers treat both modes alike, bold-as-bright included); the serialize addon writes
+ * the short form, so a snapshot may turn one into the other (codex colours its text `38;5;6`).
+ */
+function lowPaletteAs16(attr: AttrLike): AttrLike {
+  const low = (mode: number, value: number) => (mode === CM_P256 && value < 16 ? CM_P16 : mode);
+  const fg = low(attr.getFgColorMode(), attr.getFgColor());
+  const bg = low(attr.getBgColorMode(), attr.getBgColor());
+  if (fg === attr.getFgColorMode() && bg === attr.getBgColorMode()) return attr;
+  return new Proxy(attr, {
+    get(target, key) {
+      if (key === "getFgColorMode") return () => fg;
+      if (key === "getBgColorMode") return () => bg;
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 function rowCells(buffer: IBuffer, y: number, cols: number, cell: IBufferCell): CellState[] {
