@@ -4,6 +4,9 @@ import type { SessionView } from "@/server/sessions/session-view";
 import { EndSessionButton } from "./EndSessionButton";
 import { ErrorAlert } from "../components/ErrorAlert";
 
+/** The connection's badge: green only when live, red when the page has given up, amber in between. */
+const BADGE_TONE: Record<string, string> = { live: "live", error: "trouble", ended: "" };
+
 export function SessionHeader(props: {
   session: SessionView;
   status: string;
@@ -17,7 +20,7 @@ export function SessionHeader(props: {
       <div className="console-bar">
         <div>
           <strong>{props.session.topic}</strong> <span className="muted">with {props.session.agent}</span>{" "}
-          <span className="badge live" data-testid={props.statusTestId}>
+          <span className={`badge ${BADGE_TONE[props.status] ?? "waiting"}`} data-testid={props.statusTestId}>
             {props.status}
           </span>
         </div>

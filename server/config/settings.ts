@@ -39,6 +39,12 @@ export const SettingsSchema = z.object({
   STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200),
   /** Away from every page at least this long, a learner coming back sees "While you were away" first. */
   STUDYLOOP_AWAY_DIGEST_SECONDS: seconds(3 * 60),
+  /**
+   * The most memory, in MB, the server's copy of one live terminal (its mirror, which lets a reload or
+   * a second device show the screen) may use: 1024. Past it that copy is made again from recent output,
+   * twice; after that the agent runs on but pages say they cannot show its terminal.
+   */
+  STUDYLOOP_MIRROR_HEAP_MB: z.coerce.number().int().min(8).default(1024),
   /** A paired device unused this long is no longer paired (it needs a new link): 90 days. */
   STUDYLOOP_DEVICE_IDLE_SECONDS: seconds(90 * 24 * 60 * 60),
 });

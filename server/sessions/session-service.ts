@@ -92,6 +92,7 @@ export class SessionService implements SessionReader {
           acpEvents: this.store,
           acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000,
           acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000,
+          mirrorHeapMb: deps.settings.STUDYLOOP_MIRROR_HEAP_MB,
           log: deps.log,
         }));
     this.starter = new SessionStarter(this.ctx, this.reconciler, this.ender, transports);

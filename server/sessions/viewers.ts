@@ -105,8 +105,12 @@ export class Viewers {
     if (judged.verdict.kind !== "live-elsewhere" || row.ownerHost !== ctx.self.host) throw await this.notAttachable(sessionId);
     let entry = this.tmuxViewers.get(sessionId);
     if (!entry) {
-      const transport = startTmuxViewer(row.muxSession, tmuxOptions(ctx), sessionFolder(ctx, sessionId), (c) =>
-        ctx.agents.resolveExecutable(c),
+      const transport = startTmuxViewer(
+        row.muxSession,
+        tmuxOptions(ctx),
+        sessionFolder(ctx, sessionId),
+        (c) => ctx.agents.resolveExecutable(c),
+        ctx.settings.STUDYLOOP_MIRROR_HEAP_MB,
       );
       entry = { transport, viewers: new Set() };
       this.tmuxViewers.set(sessionId, entry);

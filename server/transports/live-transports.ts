@@ -22,6 +22,8 @@ export interface TransportDeps {
   readonly acpHandshakeMs: number;
   /** A chat turn with no event from the agent for this long is stopped. */
   readonly acpTurnTimeoutMs: number;
+  /** The heap limit of a terminal's mirror, MB (STUDYLOOP_MIRROR_HEAP_MB). */
+  readonly mirrorHeapMb?: number;
   readonly log: (line: string) => void;
 }
 
@@ -45,6 +47,8 @@ export function startTransport(launch: TransportLaunch, deps: TransportDeps): Pr
         deps.log,
       );
     case "pty":
-      return Promise.resolve(PtyTransport.start({ command, args: [...args], cwd, env, cols: 80, rows: 24 }));
+      return Promise.resolve(
+        PtyTransport.start({ command, args: [...args], cwd, env, cols: 80, rows: 24, mirrorHeapMb: deps.mirrorHeapMb }),
+      );
   }
 }

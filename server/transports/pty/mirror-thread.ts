@@ -160,6 +160,8 @@ export class MirrorThread {
       colours?: TerminalColours;
       /** The terminal's answers to the program's queries, in order (see TerminalMirror). */
       onReply?: (data: string) => void;
+      /** The worker's old generation limit, MB (the setting STUDYLOOP_MIRROR_HEAP_MB); OLD_GENERATION_MB by default. */
+      oldGenerationMb?: number;
     } = {},
   ) {
     this.onReply = options.onReply;
@@ -177,7 +179,7 @@ export class MirrorThread {
       workerData,
       resourceLimits: {
         maxYoungGenerationSizeMb: MirrorThreadLimits.YOUNG_GENERATION_MB,
-        maxOldGenerationSizeMb: MirrorThreadLimits.OLD_GENERATION_MB,
+        maxOldGenerationSizeMb: options.oldGenerationMb ?? MirrorThreadLimits.OLD_GENERATION_MB,
       },
     });
     // The worker must not keep a server (or a test) alive on its own.

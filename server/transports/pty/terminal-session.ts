@@ -61,10 +61,15 @@ export interface TerminalSessionOptions extends PtySpawnOptions {
   log?: (message: string) => void;
   /** Makes the session's mirror (tests: one whose worker fails). Defaults to a MirrorThread. */
   mirror?: MirrorFactory;
+  /** The default mirror's heap limit, MB (STUDYLOOP_MIRROR_HEAP_MB); MirrorThreadLimits.OLD_GENERATION_MB if unset. */
+  mirrorHeapMb?: number;
 }
 
 type MirrorFactory = (size: TerminalSize, log: (message: string) => void) => MirrorThread;
-const defaultMirror: MirrorFactory = (size, log) => new MirrorThread(size.cols, size.rows, { log });
+const defaultMirror =
+  (oldGenerationMb: number | undefined): MirrorFactory =>
+  (size, log) =>
+    new MirrorThread(size.cols, size.rows, { log, ...(oldGenerationMb ? { oldGenerationMb } : {}) });
 
 /** What the session holds in memory for output right now (for tests, health and benchmarks). */
 export interface TerminalBufferStats {
@@ -147,7 +152,7 @@ export class TerminalSession {
     const size = clampTerminalSize({ cols: opts.cols, rows: opts.rows });
     const pty = PtyProcess.spawn({ ...opts, ...size });
     const log = opts.log ?? console.error;
-    return new TerminalSession(pty, opts.mirror ?? defaultMirror, size, log);
+    return new TerminalSession(pty, opts.mirror ?? defaultMirror(opts.mirrorHeapMb), size, log);
   }
 
   /** The number of the last output chunk (0 before any output). */

@@ -9,6 +9,7 @@ export function startTmuxViewer(
   tmux: TmuxOptions,
   cwd: string,
   resolveExecutable: (command: string) => string | null | undefined,
+  mirrorHeapMb?: number,
 ): PtyTransport {
   const attach = attachCommand(muxSession, tmux);
   return PtyTransport.start(
@@ -19,6 +20,7 @@ export function startTmuxViewer(
       env: { ...scrubbedEnvironment(process.env), TERM: "xterm-256color" },
       cols: 120,
       rows: 36,
+      mirrorHeapMb,
     },
     "tmux",
   );
