@@ -1,6 +1,7 @@
 // ACP sessions: a chat with the ACP test agent (written with the SDK's agent side), in Chromium.
 import { test, expect, type Page } from "@playwright/test";
-import { ACP_TEST_AGENT, makeDataDir, startServer, type StartedServer } from "./support/server";
+import { ACP_TEST_AGENT, makeDataDir, startServer } from "./support/server";
+import { testServer } from "./support/test-server";
 import { sessionRow, withDb } from "./support/db";
 import { connect } from "./support/socket";
 import { open } from "./support/page";
@@ -21,16 +22,7 @@ async function ask(page: Page, text: string) {
 }
 
 test.describe("chat sessions", () => {
-  let server: StartedServer;
-  test.beforeAll(async () => {
-    server = await startServer({ dataDir: makeDataDir(), env: { STUDYLOOP_ACP_HANDSHAKE_SECONDS: "3" } });
-  });
-  test.afterAll(async () => {
-    await server.stop();
-  });
-  test.afterEach(async ({ request }) => {
-    await request.post(`${server.url}/api/session/end`);
-  });
+  const server = testServer({ dataDir: makeDataDir(), env: { STUDYLOOP_ACP_HANDSHAKE_SECONDS: "3" } });
 
   test("a prompt streams an answer with a plan, a folded thought and a tool call", async ({ page }) => {
     await startChat(page, server.url);

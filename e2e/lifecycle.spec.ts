@@ -1,6 +1,7 @@
 // The socket contract and the session lifecycle, through real sockets against a real server.
 import { test, expect } from "@playwright/test";
-import { startServer, makeDataDir, type StartedServer } from "./support/server";
+import { startServer, makeDataDir } from "./support/server";
+import { testServer } from "./support/test-server";
 import { connect, Viewer } from "./support/socket";
 import type { PackedReplayFrame, TerminalFrameView } from "../server/realtime/events";
 import { unpackReplay } from "../common/terminal/replay-unpack";
@@ -9,16 +10,7 @@ import { sessionRow } from "./support/db";
 const start = { topic: "lifecycle", energy: 5, agent: "tutor", transport: "pty" };
 
 test.describe("sockets", () => {
-  let server: StartedServer;
-  test.beforeAll(async () => {
-    server = await startServer({ env: { STUDYLOOP_CHECKPOINT_SECONDS: "1" } });
-  });
-  test.afterAll(async () => {
-    await server.stop();
-  });
-  test.afterEach(async ({ request }) => {
-    await request.post(`${server.url}/api/session/end`);
-  });
+  const server = testServer({ env: { STUDYLOOP_CHECKPOINT_SECONDS: "1" } });
 
   test("two viewers: both get the output, input from either reaches the agent", async ({ request }) => {
     const id = (await (await request.post(`${server.url}/api/session/start`, { data: start })).json()).session.id as string;

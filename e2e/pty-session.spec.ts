@@ -1,18 +1,9 @@
 // Live study sessions in the browser terminal, with the deterministic test tutor as the agent.
 import { test, expect } from "@playwright/test";
-import { startServer, type StartedServer } from "./support/server";
+import { testServer } from "./support/test-server";
 import { expectTerminalToContain, startSessionFromPage, terminalText, typeInTerminal } from "./support/terminal";
 
-let server: StartedServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
-});
-test.afterEach(async ({ request }) => {
-  await request.post(`${server.url}/api/session/end`);
-});
+const server = testServer();
 
 test("start, type, see the echo, reload and see the same screen", async ({ page }) => {
   await page.goto(`${server.url}/study`);

@@ -5,6 +5,7 @@ import { test, expect, type APIResponse, type Browser, type Page } from "@playwr
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT, startServer, type StartedServer } from "./support/server";
+import { testServer } from "./support/test-server";
 import { storedState, withDb } from "./support/db";
 import { open } from "./support/page";
 import { connect, Viewer } from "./support/socket";
@@ -53,16 +54,7 @@ async function noSidewaysScroll(page: Page) {
 }
 
 test.describe("the study loop", () => {
-  let server: StartedServer;
-  test.beforeAll(async () => {
-    server = await startServer();
-  });
-  test.afterAll(async () => {
-    await server.stop();
-  });
-  test.afterEach(async ({ request }) => {
-    await request.post(`${server.url}/api/session/end`);
-  });
+  const server = testServer();
 
   for (const size of SIZES) {
     test(`at ${size.name} size: plan, timer, parking, marks, reload, summary, history and a live second page`, async ({ browser }) => {

@@ -5,6 +5,7 @@
 import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { makeDataDir, startServer, type StartedServer } from "./support/server";
+import { testServer } from "./support/test-server";
 import { withDb } from "./support/db";
 import { open } from "./support/page";
 import { expectTerminalToContain, terminalText, typeInTerminal } from "./support/terminal";
@@ -75,16 +76,7 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
 }
 
 test.describe("the study room", () => {
-  let server: StartedServer;
-  test.beforeAll(async () => {
-    server = await startServer();
-  });
-  test.afterAll(async () => {
-    await server.stop();
-  });
-  test.afterEach(async ({ request }) => {
-    await request.post(`${server.url}/api/session/end`);
-  });
+  const server = testServer();
 
   test("the terminal fills the window below the session bar at every size, with no page scroll", async ({ browser }) => {
     test.setTimeout(180_000);
