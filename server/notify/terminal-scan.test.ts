@@ -189,6 +189,7 @@ describe("TerminalScanner with a tail: every sequence it recognises, split at ev
     { name: "8-bit CSI", seq: "\x9b1;2Hat", bells: 0, text: "at" },
     { name: "a BEL inside a CSI rings nothing", seq: "\x1b[1\x07mq", bells: 0, text: "q" },
     { name: "a newline inside a CSI is no line", seq: "\x1b[1\n2mq", bells: 0, text: "q" },
+    { name: "an ESC inside a CSI starts another", seq: "\x1b[1\x1b[2mq\x9b3\x1b[4mr", bells: 0, text: "qr" },
     { name: "a BEL right after ESC rings nothing", seq: "\x1b\x07w", bells: 0, text: "w" },
     { name: "charset selection", seq: "\x1b(Bdone", bells: 0, text: "done" },
     { name: "an intermediate, then ] opens a string", seq: "\x1b(]hidden\x07shown", bells: 0, text: "shown" },
@@ -231,10 +232,20 @@ describe("TerminalScanner with a tail", () => {
     const r = new TerminalScanner().scan([lines.slice(0, 100_000), lines.slice(100_000), "prompt> "], { lines: 3 });
     expect(r.fresh).toBe(true);
     expect(r.bells).toBe(0);
-    // At least the last three lines and the cursor's, and nowhere near the whole flood.
-    expect(r.text.endsWith("line 4997 bold\r\nline 4998 bold\r\nline 4999 bold\r\nprompt> ")).toBe(true);
-    expect(r.text.length).toBeLessThan(40_000);
-    expect(r.text.startsWith("line ")).toBe(true);
+    // The last three lines and the cursor's, nothing before them.
+    expect(r.text).toBe("line 4997 bold\r\nline 4998 bold\r\nline 4999 bold\r\nprompt> ");
+  });
+
+  it("cuts the tail at its first line however far back it reached, batch after batch", () => {
+    const scanner = new TerminalScanner({ tailFirstChars: 64 });
+    const line = (i: number) => `\x1b[3${i % 8}mline ${i}\x1b[0m${i % 5 === 0 ? ` ${"long ".repeat(30)}` : ""}\n`;
+    for (let batch = 0; batch < 20; batch++) {
+      const lines = Array.from({ length: 200 }, (_, i) => line(batch * 200 + i));
+      const r = scanner.scan([lines.slice(0, 150).join(""), lines.slice(150).join("")], { lines: 40 });
+      const last = batch * 200 + 199;
+      const want = Array.from({ length: 40 }, (_, i) => line(last - 39 + i).replace(/\x1b\[\d+m/g, "")).join("");
+      expect({ batch, fresh: r.fresh, text: r.text }).toEqual({ batch, fresh: true, text: want });
+    }
   });
 
   it("reads all of it when the last lines reach back to the start", () => {

@@ -25,7 +25,11 @@ const BEL = 0x07;
 /** What can ring a bell or open a string: a BEL, 8-bit OSC or DCS, ESC [intermediates] ] P X ^ _. */
 const SIGNAL = /\x1b[\x20-\x2f]*[\]PX^_]|[\x07\x90\x9d]/g;
 
-/** Chars of the output's end read for text first; doubled until the tail's lines are in it. */
+/**
+ * Chars of the output's end read for text first, at least; doubled until the tail's lines are in it.
+ * The first read is sized from how far back the last tail reached (a flood's lines are alike), so a
+ * flood's tail is usually read in one stretch.
+ */
 export const TAIL_FIRST_CHARS = 16 * 1024;
 
 export interface Scanned {
@@ -63,6 +67,8 @@ function landmark(code: number): boolean {
 
 export class TerminalScanner {
   private state = GROUND;
+  /** Chars of output the last tail's lines took, about (pass 2 sizes its first read from it). */
+  private lastReach = 0;
 
   /** `tailFirstChars`: a test's few chars make pass 2 read back in many small stretches. */
   constructor(private readonly opts: { tailFirstChars?: number } = {}) {}
@@ -91,7 +97,10 @@ export class TerminalScanner {
       bells += r.bells;
       scanned.push({ chunk, marks: r.marks });
     }
-    return { bells, ...tailText(scanned, tail, this.opts.tailFirstChars ?? TAIL_FIRST_CHARS) };
+    const first = Math.max(this.opts.tailFirstChars ?? TAIL_FIRST_CHARS, Math.ceil(this.lastReach * 1.25));
+    const { text, fresh, reach } = tailText(scanned, tail, first);
+    if (fresh) this.lastReach = reach;
+    return { bells, text, fresh };
   }
 }
 
@@ -135,24 +144,104 @@ function settle(chunk: string, from: number, to: number, state: number): number 
 
 /**
  * Pass 2: the text of the output's end, read backwards a stretch at a time (each from a point whose
- * state pass 1 knows), until it holds a fresh line with the tail's lines after it; or all of it.
+ * state pass 1 knows), each stretch once: its lines are counted as it comes, and the text is cut at the
+ * newline before the tail's first line (a fresh line); or all of it, with fewer lines.
  */
-function tailText(scanned: readonly { chunk: string; marks: Mark[] }[], tail: TailWanted, first: number): { text: string; fresh: boolean } {
-  let text = "";
+function tailText(
+  scanned: readonly { chunk: string; marks: Mark[] }[],
+  tail: TailWanted,
+  first: number,
+): { text: string; fresh: boolean; reach: number } {
+  const kept = tail.kept ?? (() => true);
+  /** The text of the stretches read, oldest first. */
+  const stretches: string[] = [];
+  /** The text before the first newline read so far; undefined until a newline is read. */
+  let front: string | undefined;
+  let found = 0;
+  let read = 0;
   let want = first;
   for (let c = scanned.length - 1; c >= 0; c--) {
     const { chunk, marks } = scanned[c]!;
     for (let to = chunk.length; to > 0; want *= 2) {
       const start = knownAt(chunk, marks, Math.max(0, to - want));
-      const runs: string[] = [];
-      run(chunk, start.at, to, start.state, runs);
-      text = join(runs) + text;
+      const text = textOf(chunk, start.at, to, start.state);
+      const stretch = to - start.at;
+      read += stretch;
       to = start.at;
-      const fresh = text.indexOf("\n") + 1;
-      if (fresh > 0 && hasLines(text.slice(fresh), tail)) return { text: text.slice(fresh), fresh: true };
+      stretches.unshift(text);
+      let end = text.lastIndexOf("\n");
+      if (end === -1) {
+        if (front !== undefined) front = text + front;
+        continue;
+      }
+      // A segment that ends at a newline and starts right after one: a line the reader keeps, or not.
+      let segment = front === undefined ? undefined : text.slice(end + 1) + front;
+      let at = end + 1;
+      for (;;) {
+        if (segment !== undefined && kept(segment) && ++found === tail.lines) {
+          // How far back the tail reached, in output chars: this stretch's share estimated from its text's.
+          const reach = read - Math.floor((stretch * at) / text.length);
+          return { text: text.slice(at) + stretches.slice(1).join(""), fresh: true, reach };
+        }
+        if (end === 0) {
+          front = "";
+          break;
+        }
+        const before = text.lastIndexOf("\n", end - 1);
+        if (before === -1) {
+          front = text.slice(0, end);
+          break;
+        }
+        segment = text.slice(before + 1, end);
+        at = before + 1;
+        end = before;
+      }
     }
   }
-  return { text, fresh: false };
+  return { text: stretches.join(""), fresh: false, reach: read };
+}
+
+/** Longest stretch whose text is copied into the scratch arrays below; a longer one is sliced. */
+const SCRATCH_MAX_CHARS = 128 * 1024;
+/** The kept chars of a stretch, copied one by one: reused from stretch to stretch (one thread). */
+let scratch = new Uint16Array(0);
+let narrow = Buffer.alloc(0);
+
+/**
+ * The text of chunk[from, to) read from `state`, as one string made at once: a flood's stretch has a
+ * few runs of text a line, and slicing each then joining them made several times the text's size in
+ * garbage, every FEED_MS.
+ */
+function textOf(chunk: string, from: number, to: number, state: number): string {
+  const n = to - from;
+  if (n > SCRATCH_MAX_CHARS) {
+    const runs: string[] = [];
+    run(chunk, from, to, state, runs);
+    return join(runs);
+  }
+  if (scratch.length < n) {
+    scratch = new Uint16Array(Math.min(SCRATCH_MAX_CHARS, Math.max(n, scratch.length * 2, 16 * 1024)));
+    narrow = Buffer.allocUnsafeSlow(scratch.length);
+  }
+  let length = 0;
+  let wide = false;
+  for (let i = from; i < to; i++) {
+    const code = chunk.charCodeAt(i);
+    if (state === GROUND && isText(code)) {
+      scratch[length++] = code;
+      if (code > 0xff) wide = true;
+    } else {
+      state = step(state, code);
+    }
+  }
+  if (wide) return Buffer.from(scratch.buffer, 0, length * 2).toString("ucs2");
+  for (let i = 0; i < length; i++) narrow[i] = scratch[i]!;
+  return narrow.toString("latin1", 0, length);
+}
+
+/** A char that is text in ground: a newline, a carriage return, or printable (no C0, DEL or C1). */
+function isText(code: number): boolean {
+  return code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0));
 }
 
 /** A point at or before `at` whose state pass 1 knows: right after a landmark, or a mark. */
@@ -166,18 +255,6 @@ function knownAt(chunk: string, marks: readonly Mark[], at: number): { at: numbe
   }
   if (m.quiet) for (let i = at - 1; i >= m.at; i--) if (landmark(chunk.charCodeAt(i))) return { at: i + 1, state: GROUND };
   return m;
-}
-
-/** Whether `text`, read from a fresh line, holds `tail.lines` kept newline-ended segments. */
-function hasLines(text: string, tail: TailWanted): boolean {
-  let found = 0;
-  for (let end = text.lastIndexOf("\n"); end !== -1;) {
-    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
-    if ((tail.kept?.(text.slice(start, end)) ?? true) && ++found >= tail.lines) return true;
-    if (start === 0) return false;
-    end = start - 1;
-  }
-  return false;
 }
 
 function join(runs: string[]): string {
@@ -218,7 +295,7 @@ function run(chunk: string, from: number, to: number, state: number, runs?: stri
   let runStart = -1;
   for (let i = from; i < to; i++) {
     const code = chunk.charCodeAt(i);
-    if (state === GROUND && (code === 0x0a || code === 0x0d || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0)))) {
+    if (state === GROUND && isText(code)) {
       if (runStart === -1) runStart = i;
       continue;
     }
