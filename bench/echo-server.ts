@@ -3,18 +3,21 @@
 // `cat` and waits for its echo, alternating between the two servers key by key, so whatever else the
 // machine does falls on both alike. Also prints each server's CPU per key and at rest (10 s with the
 // session live and nobody typing): a server that keeps busy at rest also wakes later to a key on a
-// loaded machine. Knobs: ECHO_KEYS (400).
+// loaded machine. Knobs: ECHO_KEYS (400); SERVER_PROFILE=FILE: a CPU profile of ours' main thread
+// while the keys are typed (inspector on 127.0.0.1), into FILE.
 import fs from "node:fs";
 import os from "node:os";
 import { io, type Socket } from "socket.io-client";
 import { socketParser } from "../common/realtime/socket-parser.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
+import { inspector } from "./lib/inspector.ts";
 import { sleep } from "./lib/proc.ts";
 import { startBare, startOurs, workDir } from "./lib/targets.ts";
 import { median, percentile } from "./lib/stats.ts";
 
 const KEYS = Number(process.env.ECHO_KEYS ?? 400);
 const TICKS = 100;
+const PROFILE = process.env.SERVER_PROFILE;
 
 /** CPU seconds (user + sys) of each thread of `pid`, by thread name ("main" for the process's own). */
 function threadCpu(pid: number): Map<string, number> {
@@ -136,7 +139,7 @@ async function bareClient(url: string, pid: number): Promise<Client> {
 async function main(): Promise<void> {
   const load = os.loadavg()[0]!.toFixed(2);
   const dirs = [workDir(), workDir()];
-  const ours = await startOurs(dirs[0]!);
+  const ours = await startOurs(dirs[0]!, { nodeFlags: PROFILE ? ["--inspect=127.0.0.1:0"] : [] });
   const bare = await startBare(dirs[1]!);
   try {
     await ours.warm();
@@ -151,6 +154,8 @@ async function main(): Promise<void> {
     const restSplit = split(threadCpu(ours.pid), restThreads, 10);
     const before = clients.map((c) => cpuSeconds(c.pid));
     const beforeThreads = threadCpu(ours.pid);
+    const profiler = PROFILE ? await inspector(ours.output()) : undefined;
+    await profiler?.start();
     const letters = "abcdefghijklmnopqrstuvwxyz";
     for (let i = 0; i < KEYS; i++) {
       for (const c of i % 2 === 0 ? clients : [...clients].reverse()) {
@@ -164,6 +169,10 @@ async function main(): Promise<void> {
     }
     const keyCpu = clients.map((c, i) => ((cpuSeconds(c.pid) - before[i]!) / KEYS) * 1000);
     const keySplit = split(threadCpu(ours.pid), beforeThreads, KEYS);
+    if (profiler) {
+      await profiler.stop(PROFILE!);
+      profiler.close();
+    }
     console.log(`\n${KEYS} keys each, alternating; load average ${load} before, ${os.loadavg()[0]!.toFixed(2)} after`);
     clients.forEach((c, i) => {
       const p = (q: number) => percentile(c.ms, q).toFixed(2);

@@ -11,6 +11,7 @@ import { io, type Socket } from "socket.io-client";
 import { socketParser } from "../common/realtime/socket-parser.ts";
 import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
+import { inspector } from "./lib/inspector.ts";
 import { rssBytes, sleep } from "./lib/proc.ts";
 import { FLOOD, ROOT, shellArgs, startStudyLoopWeb, workDir } from "./lib/targets.ts";
 
@@ -42,74 +43,6 @@ const PEAK_REPORT = process.env.BENCH_PEAK_REPORT === "1";
 /** BENCH_MEMORY_REPORT=0: no per-thread report (a server from before round 4 would die of the SIGUSR2). */
 const REPORT = process.env.BENCH_MEMORY_REPORT !== "0";
 
-/** The main thread's CPU profiler, through the inspector the server was started with. */
-async function inspector(output: string): Promise<{
-  start(): Promise<void>;
-  stop(file: string): Promise<void>;
-  startSampling(): Promise<void>;
-  stopSampling(file: string): Promise<void>;
-  memory(): Promise<string>;
-  collect(): Promise<void>;
-  snapshot(file: string): Promise<void>;
-  close(): void;
-}> {
-  const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
-  if (!match) throw new Error("The server did not print its inspector's address");
-  const ws = new WebSocket(match[1]!);
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let next = 1;
-  const pending = new Map<number, (result: unknown) => void>();
-  let chunks: string[] = [];
-  ws.onmessage = (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; method?: string; params?: { chunk?: string } };
-    if (message.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(message.params!.chunk!);
-    if (message.id) pending.get(message.id)?.(message.result);
-  };
-  const call = (method: string, params: object = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = next++;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  await call("Profiler.enable");
-  await call("Profiler.setSamplingInterval", { interval: 200 });
-  return {
-    start: async () => void (await call("Profiler.start")),
-    stop: async (file) => {
-      const result = (await call("Profiler.stop")) as { profile: unknown };
-      fs.writeFileSync(file, JSON.stringify(result.profile));
-    },
-    startSampling: async () =>
-      void (await call("HeapProfiler.startSampling", {
-        samplingInterval: 32_768,
-        includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
-      })),
-    stopSampling: async (file) => {
-      const result = (await call("HeapProfiler.stopSampling")) as { profile: unknown };
-      fs.writeFileSync(file, JSON.stringify(result.profile));
-    },
-    /** The main thread's process.memoryUsage(), in MB. */
-    memory: async () => {
-      const expression = `JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1048576)])))`;
-      const result = (await call("Runtime.evaluate", { expression, returnByValue: true })) as { result: { value: string } };
-      return result.result.value;
-    },
-    /** After a full garbage collection (HeapProfiler.collectGarbage): what is really kept. */
-    collect: async () => void (await call("HeapProfiler.collectGarbage")),
-    /** A heap snapshot of the main thread, into `file` (load it in Chromium's DevTools, Memory tab). */
-    snapshot: async (file: string) => {
-      chunks = [];
-      await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
-      fs.writeFileSync(file, chunks.join(""));
-      chunks = [];
-    },
-    close: () => ws.close(),
-  };
-}
 const TICKS = 100; // USER_HZ on Linux
 
 /**

@@ -121,7 +121,10 @@ export function startStudyLoopWeb(
   });
 }
 
-export async function startOurs(dir: string, opts: { recording?: boolean } = {}): Promise<Target & { readonly dataDir: string }> {
+export async function startOurs(
+  dir: string,
+  opts: { recording?: boolean; nodeFlags?: string[] } = {},
+): Promise<Target & { readonly dataDir: string; readonly output: () => string }> {
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir);
   fs.writeFileSync(
@@ -134,6 +137,7 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
   // what only a process's start can (bin/start-settings.js); its PID is the server's own.
   const started = await startStudyLoopWeb(root, dataDir, {
     env: opts.recording === false ? { ...process.env, STUDYLOOP_RECORDING_MAX_MB: "0" } : process.env,
+    nodeFlags: opts.nodeFlags,
   });
   const url = started.url.replace(/\/$/, "");
   return {
@@ -141,6 +145,7 @@ export async function startOurs(dir: string, opts: { recording?: boolean } = {})
     pid: started.child.pid!,
     url,
     dataDir,
+    output: started.output,
     warm: async () => {
       await (await fetch(`${url}/study`)).text();
     },

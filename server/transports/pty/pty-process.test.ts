@@ -1,4 +1,5 @@
 // PtyProcess against real programs: batching, pause with input still flowing, exit, kill, spawn errors.
+import crypto from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { PtyBatching, PtyProcess, PtySpawnError, type PtyExit } from "./pty-process.ts";
 import { delay, PROMPT, tutorOptions, until } from "./test-support.ts";
@@ -51,6 +52,35 @@ describe("PtyProcess", () => {
     expect(pty.exited).toBe(true);
     pty.write("ignored after exit");
     pty.resize(100, 30);
+  });
+
+  it("delivers input larger than the kernel's buffer whole and in order, to a program that reads late", async () => {
+    // A paste the kernel cannot take at once waits in node-pty's queue for the program, which starts
+    // reading only after 300 ms; what is typed behind it comes after it.
+    const pty = PtyProcess.spawn({
+      command: "/bin/sh",
+      args: ["-c", "stty -echo; sleep 0.3; sha256sum"],
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cols: 80,
+      rows: 24,
+    });
+    processes.push(pty);
+    let out = "";
+    pty.onData((data) => (out += data));
+    const exit = new Promise<PtyExit>((resolve) => pty.onExit(resolve));
+    await delay(100); // stty has turned echo off
+    const lines = Array.from({ length: 3000 }, (_, i) => `${String(i).padStart(6, "0")} ${"abcdefghij".repeat(6)}\n`);
+    const paste = lines.join("");
+    // In pieces, as strings and as bytes in turn.
+    for (let i = 0; i * 7_000 < paste.length; i++) {
+      const piece = paste.slice(i * 7_000, (i + 1) * 7_000);
+      pty.write(i % 2 ? piece : Buffer.from(piece));
+    }
+    pty.write("last\n\x04");
+    expect(await exit).toEqual({ exitCode: 0 });
+    const expected = crypto.createHash("sha256").update(`${paste}last\n`).digest("hex");
+    expect(out).toContain(expected);
   });
 
   it("tells a listener added after the exit, once", async () => {
