@@ -31,6 +31,24 @@ describe("CastWriter", () => {
     expect(writer.bytes).toBe(fs.statSync(f).size);
   });
 
+  it("writes each event as exactly its JSON and one newline, whatever the text's bytes", async () => {
+    const f = file();
+    const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 1_000_000 });
+    const outputs = ["plain\r\n", '\x1b[1;31mrød\x1b[0m "quoted" \\ back\r\n', "日本語 🙂 ".repeat(500), "\u0007\u0000 end"];
+    for (const data of outputs) writer.output(data);
+    writer.marker("é marker");
+    await writer.close();
+    const text = fs.readFileSync(f, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.slice(0, -1).split("\n").slice(1); // after the header
+    for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toBe(line);
+    expect(lines.map((line) => (JSON.parse(line) as [number, string, string]).slice(1))).toEqual([
+      ["o", outputs.join("")],
+      ["m", "é marker"],
+    ]);
+    expect(writer.bytes).toBe(fs.statSync(f).size);
+  });
+
   it("writes by itself within FLUSH_MS, without being asked", async () => {
     const f = file();
     const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 1_000_000 });
