@@ -36,6 +36,14 @@ describe("CastWriter", () => {
     const writer = CastWriter.open(f, { cols: 80, rows: 24, maxBytes: 1_000_000 });
     const outputs = ["plain\r\n", '\x1b[1;31mrød\x1b[0m "quoted" \\ back\r\n', "日本語 🙂 ".repeat(500), "\u0007\u0000 end"];
     for (const data of outputs) writer.output(data);
+    await writer.flush();
+    // Long events: surrogate pairs at every offset around 8 K chars (where a writer might cut), a lone one last.
+    const long = (shift: number) => `${"x".repeat(shift)}${'🙂\x1b[0m"\\é'.repeat(4_000)}\ud83d`;
+    const longs = [0, 1, 2, 3, 4, 5, 6, 7].map(long);
+    for (const data of longs) {
+      writer.output(data);
+      await writer.flush(); // each its own event
+    }
     writer.marker("é marker");
     await writer.close();
     const text = fs.readFileSync(f, "utf8");
@@ -44,6 +52,7 @@ describe("CastWriter", () => {
     for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toBe(line);
     expect(lines.map((line) => (JSON.parse(line) as [number, string, string]).slice(1))).toEqual([
       ["o", outputs.join("")],
+      ...longs.map((data) => ["o", data]),
       ["m", "é marker"],
     ]);
     expect(writer.bytes).toBe(fs.statSync(f).size);
