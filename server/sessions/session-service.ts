@@ -240,6 +240,7 @@ export class SessionService implements SessionReader {
     // After an upgrade the charts' day totals are built once from the history: now, not in the first request.
     this.aggregatesBuilt = this.store.aggregates
       .ensureBuilt()
+      .then(() => undefined)
       .catch((error: unknown) => this.ctx.log(`The charts' totals could not be built yet: ${String(error)}`));
     this.keeper.start();
   }

@@ -5,7 +5,7 @@
 // writes (the triggers).
 import crypto from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTestCoreOn, START, type TestCore } from "../sessions/test-support.ts";
+import { makeHostCore, makeTestCoreOn, START, type TestCore } from "../sessions/test-support.ts";
 import { testProviders } from "../db/test-storage.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { StudyLog } from "./study-log.ts";
@@ -113,11 +113,11 @@ describe.each(testProviders())("on %s", (provider) => {
     readonly marks?: readonly (readonly [topic: string, status: string])[];
   }
 
-  /** A session claimed and ended through the store, as the app does; its marks written while it was open. */
-  async function ended(s: Ended): Promise<string> {
+  /** A session claimed and ended through the store (of `on`, another host's), as the app does; its marks written while it was open. */
+  async function ended(s: Ended, on: TestCore = core): Promise<string> {
     const id = crypto.randomUUID();
     const endedAt = new Date(s.startedAt.getTime() + s.minutes * MIN);
-    const ok = await core.service.store.claim({
+    const ok = await on.service.store.claim({
       id,
       topic: s.topic ?? "closures",
       energy: 5,
@@ -131,8 +131,8 @@ describe.each(testProviders())("on %s", (provider) => {
     for (const [topic, status] of s.marks ?? []) {
       await core.db.topicMark.create({ data: { id: crypto.randomUUID(), sessionId: id, topic, status } });
     }
-    const row = await core.service.store.byId(id);
-    expect(await core.service.store.end(row!, { reason: s.reason ?? "ended-by-learner", endedAt })).toBe(true);
+    const row = await on.service.store.byId(id);
+    expect(await on.service.store.end(row!, { reason: s.reason ?? "ended-by-learner", endedAt })).toBe(true);
     return id;
   }
 
@@ -246,6 +246,30 @@ describe.each(testProviders())("on %s", (provider) => {
       for (const days of [1, 2]) {
         const later = new Date(NOW.getTime() + days * 24 * 60 * MIN);
         expectSameStats(await study.history.stats(later), await statsByScan(later));
+      }
+    });
+
+    it("keep the streak's runs between reads, and count them again when either of two hosts ends a session or builds the totals", async () => {
+      // Each host keeps the runs it read while the totals' version stays; the other host's ends and
+      // builds move it. 60 sessions on random days of the last ten weeks, some failed starts (no
+      // focus), each ended by one host and read by both, compared with the count over every row.
+      const other = makeHostCore(core, "host-b");
+      const otherStudy = new StudyLog(other.db, other.service, other.service.events, { log: () => undefined });
+      let seed = 20_9;
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      try {
+        for (let i = 0; i < 60; i++) {
+          const day = Math.floor(random() * 70);
+          const minutes = random() < 0.2 ? 0 : 10 + Math.floor(random() * 50);
+          await ended({ startedAt: new Date(NOW.getTime() - day * 24 * 60 * MIN - 2 * 60 * MIN), minutes }, random() < 0.5 ? core : other);
+          if (i === 40) await core.db.$executeRawUnsafe(`DELETE FROM "history_aggregates"`);
+          const expected = await statsByScan(NOW);
+          for (const s of [study, otherStudy, study]) expectSameStats(await s.history.stats(NOW), expected);
+        }
+        expect((await study.history.stats(NOW)).streak.longest).toBeGreaterThan(3);
+      } finally {
+        otherStudy.stop();
+        await other.close();
       }
     });
 
