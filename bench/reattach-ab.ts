@@ -20,9 +20,22 @@ interface Waterfall {
   attachAck: number;
   restoreParsed: number;
   restoreRendered: number;
-  trace: { hydrated: number; longTasks: [number, number][] };
+  trace: { hydrated: number; longTasks: [number, number][]; workerMade?: number; firstPost?: number; workerDone?: number };
 }
-const KEYS = ["fcp", "hydrated", "interactive", "keysFrom", "keyReached", "lostKeys", "parsed", "restored", "longestAfterAttach"] as const;
+const KEYS = [
+  "fcp",
+  "hydrated",
+  "interactive",
+  "workerMade",
+  "firstPost",
+  "keysFrom",
+  "keyReached",
+  "workerDone",
+  "lostKeys",
+  "parsed",
+  "restored",
+  "longestAfterAttach",
+] as const;
 /** Typed during each reload, one every TYPE_EVERY_MS from the new page's commit, each a different letter. */
 const TYPED = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const TYPE_EVERY_MS = 20;
@@ -121,6 +134,10 @@ async function reload(page: Page, keyFile: string): Promise<Row> {
     fcp: w.fcp,
     hydrated: w.trace.hydrated,
     interactive: Math.max(w.attachAck, w.opened),
+    // The early keys' worker, when the page has one (NaN otherwise): made, first key posted, done.
+    workerMade: w.trace.workerMade ?? NaN,
+    firstPost: w.trace.firstPost ?? NaN,
+    workerDone: w.trace.workerDone ?? NaN,
     ...keys,
     parsed: w.restoreParsed,
     restored: w.restoreRendered,

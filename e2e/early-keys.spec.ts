@@ -1,11 +1,12 @@
 // Typing on a reloaded study page before its scripts run (app/study/early-catcher.ts): the page's
 // script chunks are held back while the keys are typed, so nothing but the HTML's inline catcher can
-// take them (on a page without it they are lost); it only holds them, and the console sends them once
-// hydrated. The tutor records the exact bytes it receives (its `keys FILE` mode). Then the same keys go
-// through xterm.js in the hydrated page: the catcher must hold what xterm.js sends.
+// take them (on a page without it they are lost); its worker (common/study/early-worker.ts) sends them
+// to the tutor before the page hydrates, and the console takes over once hydrated. The tutor records
+// the exact bytes it receives (its `keys FILE` mode). Then the same keys go through xterm.js in the
+// hydrated page: the catcher must send what xterm.js sends.
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, type BrowserContextOptions } from "@playwright/test";
+import { test, expect, type BrowserContextOptions, type Page } from "@playwright/test";
 import { startServer, type StartedServer } from "./support/server";
 import { hydrated, open } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
@@ -40,6 +41,17 @@ const SIZES: readonly [string, BrowserContextOptions][] = [
   ["a phone", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
 ];
 
+/** Holds back every script chunk of the page's next loads until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** What the tutor has received while recording, in order. */
 function received(file: string): string {
   if (!fs.existsSync(file)) return "";
@@ -63,50 +75,46 @@ test.describe("typing before the page's scripts run", () => {
     await request.post(`${server.url}/api/session/end`);
   });
 
+  /** Starts a tutor session on the page and has the tutor record the keys it receives; their file. */
+  async function recording(page: Page, topic: string, name: string): Promise<string> {
+    const res = await page.request.post(`${server.url}/api/session/start`, { data: { topic, energy: 5, agent: "tutor" } });
+    expect(res.status(), await res.text()).toBe(201);
+    const file = path.join(server.dataDir, name);
+    await open(page, `${server.url}/study`);
+    await expect(page.getByTestId("console-status")).toHaveText("live");
+    await typeInTerminal(page, `keys ${file}\r`);
+    await expectTerminalToContain(page, "keys: recording");
+    return file;
+  }
+
   for (const [name, options] of SIZES) {
-    test(`on ${name}, keys typed before hydration reach the tutor after it, in order, once, as xterm.js would send them`, async ({
+    test(`on ${name}, keys typed before hydration reach the tutor before it, in order, once, as xterm.js would send them`, async ({
       browser,
     }) => {
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      const sockets: string[] = [];
-      page.on("websocket", (ws) => sockets.push(ws.url()));
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
-      const res = await page.request.post(`${server.url}/api/session/start`, { data: { topic: "early keys", energy: 5, agent: "tutor" } });
-      expect(res.status(), await res.text()).toBe(201);
-      const file = path.join(server.dataDir, `keys-${name.replace(/\W/g, "-")}.jsonl`);
-      await open(page, `${server.url}/study`);
-      await expect(page.getByTestId("console-status")).toHaveText("live");
-      await typeInTerminal(page, `keys ${file}\r`);
-      await expectTerminalToContain(page, "keys: recording");
-
+      const file = await recording(page, "early keys", `keys-${name.replace(/\W/g, "-")}.jsonl`);
       // Reloaded with every script chunk held back: React cannot hydrate, the console cannot exist.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdScripts(page);
       const reload = await page.goto(`${server.url}/study`, { waitUntil: "commit" });
       // The policy is as strict as before: scripts only by the response's nonce.
       const scripts = (reload!.headers()["content-security-policy"] ?? "").split("; ").find((d) => d.startsWith("script-src "));
       expect(scripts).toMatch(/^script-src 'nonce-[^']+' 'strict-dynamic' 'wasm-unsafe-eval'$/);
       // The terminal's frame is in the HTML: typing is what a learner does once they see it.
       await expect(page.getByTestId("terminal")).toBeVisible();
-      sockets.length = 0;
       for (const [key] of KEYS) await page.keyboard.press(key);
+      // The worker sends them while the page's scripts are still held back.
+      await expect.poll(() => received(file), { message: "the tutor got the early keys before hydration" }).toBe(EXPECTED);
       expect(await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))).toBe(false);
-      // The catcher only holds them: no connection of its own, nothing sent yet.
-      expect(sockets).toEqual([]);
-      expect(received(file)).toBe("");
 
-      // Hydrated: the console sends them first; the same keys through xterm.js come after, once each.
+      // Hydrated: the console takes over, sending none of them again; the same keys through xterm.js
+      // come after, once each.
       release();
       await hydrated(page);
       await expect(page.getByTestId("console-status")).toHaveText("live");
-      await expect.poll(() => received(file), { message: "the tutor got the early keys" }).toBe(EXPECTED);
       await page.getByTestId("terminal").click();
       for (const [key] of KEYS) await page.keyboard.press(key);
       await expect.poll(() => received(file), { message: "xterm.js sent the same bytes after them" }).toBe(EXPECTED + EXPECTED);
@@ -118,16 +126,30 @@ test.describe("typing before the page's scripts run", () => {
     });
   }
 
+  test("when the worker cannot start, the keys wait for the console and arrive once, in order", async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const file = await recording(page, "no worker", "keys-no-worker.jsonl");
+    const release = await holdScripts(page);
+    await page.route(/\/early-keys-worker\.js/, (route) => route.abort());
+    await page.goto(`${server.url}/study`, { waitUntil: "commit" });
+    await expect(page.getByTestId("terminal")).toBeVisible();
+    for (const letter of "early") await page.keyboard.press(letter);
+    await page.waitForTimeout(300);
+    expect(received(file)).toBe("");
+    release();
+    await hydrated(page);
+    await expect.poll(() => received(file), { message: "the console sent the held keys" }).toBe("early");
+    await page.getByTestId("terminal").click();
+    await page.keyboard.press("!");
+    await expect.poll(() => received(file)).toBe("early!");
+    await context.close();
+  });
+
   test("keys typed while the scripts load and while the console takes over arrive in order, once", async ({ browser }) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    const res = await page.request.post(`${server.url}/api/session/start`, { data: { topic: "handover", energy: 5, agent: "tutor" } });
-    expect(res.status(), await res.text()).toBe(201);
-    const file = path.join(server.dataDir, "keys-handover.jsonl");
-    await open(page, `${server.url}/study`);
-    await expect(page.getByTestId("console-status")).toHaveText("live");
-    await typeInTerminal(page, `keys ${file}\r`);
-    await expectTerminalToContain(page, "keys: recording");
+    const file = await recording(page, "handover", "keys-handover.jsonl");
     // Typed without a pause from the reload's first moment to well after hydration: every key is taken
     // by the catcher, the stand-in or the terminal, and each reaches the tutor once, in order.
     await page.goto(`${server.url}/study`, { waitUntil: "commit" });

@@ -200,10 +200,12 @@ export function TerminalConsole({
 
     // Typing before the attach is acknowledged waits for it (input-gate.ts).
     const held = new InputGate<{ data: string; binary?: boolean }>((typed) => socket.emit("terminal:input", { sessionId: id, ...typed }));
-    // Keys the page's inline script held before hydration (early-catcher.ts) go first, ahead of any the
-    // console takes from here on (same task), once the attach is acknowledged.
+    // Keys the page's inline script took before hydration (early-catcher.ts) and its worker did not send
+    // go first, ahead of any the console takes from here on (same task), once the attach is acknowledged
+    // and the worker has stopped (its keys sent before ours).
     const early = takeEarlyKeys();
-    for (const data of early.held) held.push({ data });
+    held.block();
+    void early.held.then((keys) => held.unblock(keys.map((data) => ({ data }))));
     let claimEarlyTyping = early.typed;
     const onDisconnect = () => held.detached();
     socket.on("disconnect", onDisconnect);

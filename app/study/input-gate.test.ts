@@ -41,4 +41,28 @@ describe("InputGate", () => {
     g.attached();
     expect(sent.map((i) => i.data)).toEqual([big, "y"]);
   });
+
+  it("blocked for keys typed earlier elsewhere: sends nothing until they come, then them first", () => {
+    const { sent, gate: g } = gate();
+    g.block();
+    g.push({ data: "c" });
+    g.attached();
+    g.push({ data: "d" });
+    expect(sent).toEqual([]);
+    g.unblock([{ data: "a" }, { data: "b" }]);
+    g.push({ data: "e" });
+    expect(sent.map((i) => i.data)).toEqual(["a", "b", "c", "d", "e"]);
+    g.unblock([{ data: "z" }]);
+    expect(sent.map((i) => i.data)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("unblocked before the attach: the earlier keys still wait for it, first", () => {
+    const { sent, gate: g } = gate();
+    g.block();
+    g.push({ data: "b" });
+    g.unblock([{ data: "a" }]);
+    expect(sent).toEqual([]);
+    g.attached();
+    expect(sent.map((i) => i.data)).toEqual(["a", "b"]);
+  });
 });

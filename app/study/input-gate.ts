@@ -8,6 +8,8 @@ export const HELD_INPUT_MAX_CHARS = 256 * 1024;
 
 export class InputGate<T extends { readonly data: string }> {
   private open = false;
+  /** Input typed earlier elsewhere is still to come (block/unblock): nothing goes before it. */
+  private blocked = false;
   private held: T[] = [];
   private heldChars = 0;
 
@@ -15,7 +17,7 @@ export class InputGate<T extends { readonly data: string }> {
 
   /** Sends now when attached, else holds it (up to HELD_INPUT_MAX_CHARS). */
   push(input: T): void {
-    if (this.open) {
+    if (this.open && !this.blocked) {
       this.send(input);
       return;
     }
@@ -27,6 +29,25 @@ export class InputGate<T extends { readonly data: string }> {
   /** The attach was acknowledged: what was held goes first, in the order it was typed. */
   attached(): void {
     this.open = true;
+    if (!this.blocked) this.flush();
+  }
+
+  /** Input typed before this gate existed is still coming (the early keys' worker stopping): hold all. */
+  block(): void {
+    this.blocked = true;
+  }
+
+  /** That input, which goes first, in order; then what was held, once attached. */
+  unblock(first: readonly T[]): void {
+    if (!this.blocked) return;
+    this.blocked = false;
+    const later = this.held;
+    this.held = [];
+    this.heldChars = 0;
+    for (const input of [...first, ...later]) this.push(input);
+  }
+
+  private flush(): void {
     const held = this.held;
     this.held = [];
     this.heldChars = 0;

@@ -1,5 +1,6 @@
 // Injected by bench/reattach-trace.ts besides probe.js: what a reattach's waterfall needs beyond it (the
-// WebSocket opened, its first messages, socket.io polling, hydration, long tasks), read by __traceRead().
+// WebSocket opened, its first messages, socket.io polling, hydration, long tasks, the early keys'
+// worker), read by __traceRead().
 (() => {
   const t = { longTasks: [], frames: [] };
   window.__trace = t;
@@ -19,6 +20,21 @@
       });
     }
   };
+  // The early keys' worker (common/study/early-worker.ts): when the page made it, posted it its first
+  // key, and heard it was done (the handover).
+  const NativeWorker = window.Worker;
+  if (NativeWorker)
+    window.Worker = class extends NativeWorker {
+      constructor(...args) {
+        super(...args);
+        t.workerMade ??= Math.round(performance.now());
+        this.addEventListener("message", () => (t.workerDone ??= Math.round(performance.now())));
+      }
+      postMessage(message, ...rest) {
+        if (message?.type === "key") t.firstPost ??= Math.round(performance.now());
+        return super.postMessage(message, ...rest);
+      }
+    };
   const origOpen = XMLHttpRequest.prototype.open;
   XMLHttpRequest.prototype.open = function (...args) {
     if (String(args[1]).includes("socket.io")) t.pollAt ??= Math.round(performance.now());

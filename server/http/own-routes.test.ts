@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { Runtime } from "../runtime.ts";
 import { ownRoute } from "./own-routes.ts";
+import { earlyWorkerUrl } from "./early-worker-script.ts";
+import { earlyWorkerSource } from "../../common/study/early-worker.ts";
 
 /** A response that keeps what was written to it. */
 function response() {
@@ -29,6 +31,8 @@ describe("ownRoute", () => {
     ["GET", "/api/session/state/", false],
     ["GET", "/api/session/start", false],
     ["GET", "/study", false],
+    ["GET", "/early-keys-worker.js?v=abc", true],
+    ["POST", "/early-keys-worker.js", false],
   ])("%s %s is ours: %s", (method, url, ours) => {
     expect(
       ownRoute(
@@ -65,5 +69,21 @@ describe("ownRoute", () => {
     expect(JSON.parse(sent.body!).error).toMatch(/Something went wrong/);
     expect(sent.body).not.toContain("disk on fire");
     expect(lines.join("\n")).toContain("disk on fire");
+  });
+
+  it("serves the early keys' worker as a script, cached for good under its versioned URL", async () => {
+    const { res, headers, sent } = response();
+    const url = earlyWorkerUrl();
+    expect(url).toMatch(/^\/early-keys-worker\.js\?v=[\w-]{16}$/);
+    await ownRoute(
+      request("GET", url),
+      res,
+      runtimeWith(async () => ({})),
+      () => {},
+    )!();
+    expect(sent.status).toBe(200);
+    expect(sent.body).toBe(earlyWorkerSource());
+    expect(headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 });

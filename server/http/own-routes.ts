@@ -1,10 +1,12 @@
 // Requests the custom server answers itself, after the gate (server/security/http-gate.ts) and before
-// Next.js: the state the pages poll. Its read is prepared SQL (~0.2 ms); Next's route handling around
+// Next.js: the state the pages poll, and the early keys' worker script (early-worker-script.ts). Its read is prepared SQL (~0.2 ms); Next's route handling around
 // it was ~80% of each request's CPU, which set the p99 under load (docs/performance.md, "State").
 // Same answer as app/api/session/state/route.ts, which still serves `next dev`.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toApiError } from "../api/api-error.ts";
 import type { Runtime } from "../runtime.ts";
+import { EARLY_WORKER_PATH } from "../../common/study/early-worker.ts";
+import { serveEarlyWorker } from "./early-worker-script.ts";
 
 export const STATE_PATH = "/api/session/state";
 
@@ -18,6 +20,7 @@ export function ownRoute(
   const method = req.method ?? "GET";
   if (method !== "GET" && method !== "HEAD") return undefined;
   const path = (req.url ?? "/").split("?", 1)[0];
+  if (path === EARLY_WORKER_PATH) return async () => serveEarlyWorker(res, method === "HEAD");
   if (path !== STATE_PATH) return undefined;
   return () => answer(res, () => runtime.sessions.state(), method === "HEAD", log);
 }

@@ -46,13 +46,21 @@ export interface AttachRequest {
   readonly packed?: boolean;
   /** Terminal pages: send live output of some size as bytes (an OutputBytesFrame) rather than as a string. */
   readonly binary?: boolean;
+  /**
+   * Terminal pages: attach to type only, sent no output (a reloaded page's early keys' worker,
+   * common/study/early-worker.ts). The same checks as any viewer; its input, acked, as any viewer's.
+   */
+  readonly inputOnly?: boolean;
 }
 
 export interface ClientToServerEvents {
   "terminal:attach": (request: AttachRequest, ack: Ack<{ session: SessionView }>) => void;
   "terminal:detach": (request: { sessionId: string }) => void;
-  /** What the learner typed (or pasted, or clicked); `binary`: one byte a char (xterm's onBinary). */
-  "terminal:input": (request: { sessionId: string; data: string; binary?: boolean }) => void;
+  /**
+   * What the learner typed (or pasted, or clicked); `binary`: one byte a char (xterm's onBinary). The
+   * ack, if asked for, says it was written to the agent or refused (an early keys' worker waits for it).
+   */
+  "terminal:input": (request: { sessionId: string; data: string; binary?: boolean }, ack?: Ack<null>) => void;
   /**
    * The size that would fit this page's screen, its kind and colour scheme. It takes the terminal's
    * size only on the active device (resize-policy.ts); other pages scale the terminal to fit.

@@ -10,7 +10,13 @@ export const INPUT_MAX_CHARS = 64 * 1024;
 const sessionId = z.string().uuid();
 
 export const AttachSchema = z
-  .object({ sessionId, sinceSeq: z.number().int().min(-1).optional(), packed: z.boolean().optional(), binary: z.boolean().optional() })
+  .object({
+    sessionId,
+    sinceSeq: z.number().int().min(-1).optional(),
+    packed: z.boolean().optional(),
+    binary: z.boolean().optional(),
+    inputOnly: z.boolean().optional(),
+  })
   .strict();
 export const DetachSchema = z.object({ sessionId }).strict();
 export const InputSchema = z.object({ sessionId, data: z.string().min(1).max(INPUT_MAX_CHARS), binary: z.boolean().optional() }).strict();

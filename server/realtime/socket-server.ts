@@ -121,7 +121,9 @@ export function attachRealtime(
 
     socket.on(
       "terminal:attach",
-      attachWith(({ sessionId, sinceSeq, packed, binary }) => {
+      attachWith(({ sessionId, sinceSeq, packed, binary, inputOnly }) => {
+        // A page's early keys' worker types before the page's own attach: it is sent nothing.
+        if (inputOnly) return { view: sessions.attachInputViewer(sessionId, socket.id) };
         // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
         const outbox = new TerminalOutbox(
           (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
@@ -196,12 +198,17 @@ export function attachRealtime(
       detach(socket, parsed.data.sessionId);
     });
 
-    socket.on("terminal:input", (payload) => {
+    socket.on("terminal:input", (payload, ack) => {
       const parsed = InputSchema.safeParse(payload);
-      if (!parsed.success) return;
+      if (!parsed.success)
+        return typeof ack === "function" ? ack({ ok: false, status: 400, error: "This input is not valid." }) : undefined;
       const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
-      if (!terminal) return refuse(socket, parsed.data.sessionId);
+      if (!terminal) {
+        refuse(socket, parsed.data.sessionId);
+        return typeof ack === "function" ? ack(NOT_ATTACHED_TERMINAL) : undefined;
+      }
       terminal.input(socket.id, parsed.data.data, { binary: parsed.data.binary });
+      if (typeof ack === "function") ack({ ok: true, value: null });
     });
 
     socket.on("terminal:resize", (payload) => {
@@ -262,8 +269,14 @@ function room(sessionId: string): string {
   return `session:${sessionId}`;
 }
 
+const NOT_ATTACHED_TERMINAL = {
+  ok: false as const,
+  status: 409,
+  error: "This terminal is not attached to a live session: reload the page to see the session's state.",
+};
+
 function refuse(socket: StudySocket, sessionId: string): void {
-  socket.emit("terminal:error", sessionId, "This terminal is not attached to a live session: reload the page to see the session's state.");
+  socket.emit("terminal:error", sessionId, NOT_ATTACHED_TERMINAL.error);
 }
 
 function failure(error: unknown, log: (line: string) => void) {

@@ -211,6 +211,11 @@ export class SessionService implements SessionReader {
     return this.viewers.attachTerminal(sessionId, viewerId, send, sinceSeq);
   }
 
+  /** A viewer that only types (a reloaded page's early keys): checked as any, sent no output. */
+  attachInputViewer(sessionId: string, viewerId: string): Promise<SessionView> {
+    return this.viewers.attachTerminalInput(sessionId, viewerId);
+  }
+
   attachAcpViewer(sessionId: string, viewerId: string, send: (event: AcpEventRecord) => void, sinceSeq = 0): Promise<SessionView> {
     return this.viewers.attachChat(sessionId, viewerId, send, sinceSeq);
   }

@@ -150,5 +150,18 @@ describe.each(testProviders())("on %s", (provider) => {
       await core.service.end();
       expect(codeOf(await refusal(core.service.attachAcpViewer(session.id, "v3", () => undefined)))).toBe("ended");
     });
+
+    it("an input-only viewer (a page's early keys) passes the same checks: a terminal that runs here, not ended", async () => {
+      core = await makeTestCoreOn(provider);
+      const chat = (await core.service.start({ ...START, transport: "acp" })).session;
+      expect(codeOf(await refusal(core.service.attachInputViewer(chat.id, "v1")))).toBe("wrong-transport");
+      await core.service.end();
+      const { session } = await core.service.start(START);
+      expect((await core.service.attachInputViewer(session.id, "v2")).id).toBe(session.id);
+      expect(codeOf(await refusal(core.service.attachInputViewer("no-such-session", "v3")))).toBe("not-found");
+      core.service.detachViewer(session.id, "v2");
+      await core.service.end();
+      expect(codeOf(await refusal(core.service.attachInputViewer(session.id, "v4")))).toBe("ended");
+    });
   });
 });

@@ -33,6 +33,18 @@ export class Viewers {
     return this.markAttached(sessionId);
   }
 
+  /**
+   * A terminal viewer that only types (a reloaded page's early keys' worker, common/study/early-worker.ts):
+   * the same session checks, and `terminalFor` accepts its input; the terminal itself does not know it
+   * (no output, no flow control, no claim on the size). Only sessions this server runs in a pty.
+   */
+  async attachTerminalInput(sessionId: string, viewerId: string): Promise<SessionView> {
+    const live = this.attachableNow(sessionId) ?? (await this.liveFor(sessionId));
+    this.addViewer(live, viewerId);
+    if (live.transport.view !== "terminal") throw this.wrongTransport(live, viewerId);
+    return this.markAttached(sessionId);
+  }
+
   /** A chat viewer: every stored event after sinceSeq, then each new one. */
   async attachChat(sessionId: string, viewerId: string, send: (event: AcpEventRecord) => void, sinceSeq = 0): Promise<SessionView> {
     const live = await this.liveFor(sessionId);
