@@ -42,7 +42,7 @@ interface WorkerScope {
 export function earlyWorker(scope: WorkerScope, Socket: typeof WebSocket): void {
   // Connects as its script runs. Its settings come in its name: a message from the page reaches a
   // worker that is still starting only once the page's main thread has had a turn (~DOMContentLoaded
-  // here, docs/performance/round9-reattach.md), which is what this worker is for not waiting for.
+  // here, docs/performance/reattach.md, "Round 9"), which is what this worker is for not waiting for.
   const { url, sessionId } = JSON.parse(scope.name) as EarlyWorkerSettings;
   const socket = new Socket(url);
   let attached = false;
