@@ -29,6 +29,8 @@ import { InputGate } from "./input-gate";
 import { openTypingStandIn, type TypingStandIn } from "./typing-stand-in";
 import { replayPieces } from "./replay-pieces";
 import { takeEarlyKeys } from "./early-handover";
+import { whenDrawn } from "./starting-hint";
+import { StartingHint } from "./StartingHint";
 import { TERMINAL_FRAME_ID } from "./terminal-frame-id";
 
 /** When the server could not send this page the terminal's screen (its "detached" frame). */
@@ -53,6 +55,7 @@ export function TerminalConsole({
   const [error, setError] = useState<string | null>(null);
   const [keys] = useState(() => new KeyBarKeys());
   const [cue, setCue] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState(false);
   const fitHere = useRef<() => void>(() => undefined);
 
   useEffect(() => {
@@ -72,6 +75,7 @@ export function TerminalConsole({
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon());
     const stopSwallowing = swallowTerminalQueries(term.parser);
+    const stopDrawnWatch = whenDrawn(term, () => setDrawn(true));
     (window as unknown as { __studyloopTerm?: Terminal }).__studyloopTerm = term;
     // Until the first replay is parsed (off the page, twice as fast), a stand-in takes the keys.
     let standIn: TypingStandIn | null = null;
@@ -264,6 +268,7 @@ export function TerminalConsole({
       input.dispose();
       binary.dispose();
       stopSwallowing();
+      stopDrawnWatch();
       fitHere.current = () => undefined;
       stopPhone();
       keys.disconnect();
@@ -284,6 +289,7 @@ export function TerminalConsole({
         <div className="terminal-host" ref={host} />
         {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
       </div>
+      <StartingHint session={session} drawn={drawn} live={status === "live"} />
       {cue ? (
         <p className="terminal-cue" data-testid="terminal-cue">
           {cue} ·{" "}
