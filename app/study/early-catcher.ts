@@ -32,13 +32,15 @@ export function earlyCatcher(config: EarlyCatcherConfig, keyBytes: (e: EarlyKey)
   const w = window as unknown as { __studyloopEarlyKeys?: { handOver(): EarlyHandover } };
   /** How long after hydration (app/components/HydrationMarker.tsx) the console may take to come. */
   const HANDOVER_GRACE_MS = 3000;
-  /** How long the console waits for the worker's last acks: past it, its keys count as not sent. */
+  /** How long the console waits for the worker's last acks: past it, what it reported sending counts as sent. */
   const WORKER_GRACE_MS = 2000;
   // Every key typed, in order; the worker sends a prefix of them (`sent` once it is done).
   const held: string[] = [];
   let over = false;
   let worker: Worker | undefined;
   let sent: number | undefined;
+  /** Keys the worker has put on its socket so far: they count as sent if it stops answering. */
+  let onSocket = 0;
   let whenDone: ((sent: number) => void) | undefined;
   const done = (count: number) => {
     if (sent !== undefined) return;
@@ -52,7 +54,8 @@ export function earlyCatcher(config: EarlyCatcherConfig, keyBytes: (e: EarlyKey)
       // Its settings in its name (early-worker.ts): it connects without waiting for a message from here.
       const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/socket.io/?EIO=4&transport=websocket`;
       worker = new Worker(config.workerUrl, { name: JSON.stringify({ url, sessionId: config.sessionId }) });
-      worker.onmessage = (e: MessageEvent<{ sent: number }>) => done(e.data.sent);
+      worker.onmessage = (e: MessageEvent<{ type: "sent" | "done"; sent: number }>) =>
+        e.data.type === "done" ? done(e.data.sent) : (onSocket = e.data.sent);
       worker.onerror = () => done(0); // its script did not load or failed: it sent nothing
     } catch {
       done(0);
@@ -78,7 +81,8 @@ export function earlyCatcher(config: EarlyCatcherConfig, keyBytes: (e: EarlyKey)
     return new Promise((resolve) => {
       whenDone = resolve;
       worker?.postMessage({ type: "stop" });
-      setTimeout(() => done(0), WORKER_GRACE_MS);
+      // Keys it put on its socket may have reached the agent: sent at most once, never twice.
+      setTimeout(() => done(onSocket), WORKER_GRACE_MS);
     });
   };
   // A page that hydrated without a console (the session ended meanwhile) must get its keys back.

@@ -33,6 +33,8 @@ let scope: {
   postMessage(m: EarlyWorkerDone): void;
   close(): void;
 };
+/** The worker's report after each key it puts on its socket: 1, 2, ... n. */
+const sentReports = (n: number): EarlyWorkerDone[] => Array.from({ length: n }, (_, i) => ({ type: "sent", sent: i + 1 }));
 const post = (message: EarlyWorkerIn) => scope.onmessage!({ data: message });
 const socket = () => FakeSocket.made[0]!;
 
@@ -89,9 +91,9 @@ describe("the early keys' worker", () => {
     post({ type: "key", data: "c" });
     expect(socket().sent.filter((p) => p.includes("terminal:input"))).toHaveLength(2);
     socket().receive('431[{"ok":true,"value":null}]');
-    expect(scope.posted).toEqual([]);
+    expect(scope.posted).toEqual(sentReports(2));
     socket().receive('432[{"ok":true,"value":null}]');
-    expect(scope.posted).toEqual([{ type: "done", sent: 2 }]);
+    expect(scope.posted).toEqual([...sentReports(2), { type: "done", sent: 2 }]);
     expect(socket().closed).toBe(true);
     expect(scope.closed).toBe(true);
   });
@@ -115,7 +117,7 @@ describe("the early keys' worker", () => {
     socket().receive('430[{"ok":true,"value":{}}]');
     post({ type: "key", data: "a" });
     socket().onclose!();
-    expect(scope.posted).toEqual([{ type: "done", sent: 1 }]);
+    expect(scope.posted).toEqual([...sentReports(1), { type: "done", sent: 1 }]);
 
     startWorker("ws://host/");
     socket().receive("0{}");

@@ -24,11 +24,13 @@ export interface EarlyWorkerSettings {
 export type EarlyWorkerIn = { readonly type: "key"; readonly data: string } | { readonly type: "stop" };
 
 /**
- * Worker -> page, once: the first `sent` keys posted went to the agent (each acknowledged by the
- * server, or on a socket that then dropped: at most once); the page sends the rest itself.
+ * Worker -> page. `sent`: after each key it puts on its socket, how many so far (a worker that stops
+ * answering has sent at least these: the page never sends them again). `done`, once: the first `sent`
+ * keys posted went to the agent (each acknowledged by the server, or on a socket that then dropped: at
+ * most once); the page sends the rest itself.
  */
 export interface EarlyWorkerDone {
-  readonly type: "done";
+  readonly type: "sent" | "done";
   readonly sent: number;
 }
 
@@ -71,6 +73,7 @@ export function earlyWorker(scope: WorkerScope, Socket: typeof WebSocket): void 
       emit(["terminal:input", { sessionId, data: waiting.shift() }]);
       sent++;
       inFlight++;
+      scope.postMessage({ type: "sent", sent });
     }
   };
   const onPacket = (packet: string) => {
