@@ -3,20 +3,14 @@
 // to 8 MB (STUDYLOOP_MIRROR_HEAP_MB) and wide, coloured output runs it out of memory, as a much larger
 // screen would at the default limit. After two rebuilds from recent output the server stops making it.
 import { test, expect } from "@playwright/test";
-import { startServer, type StartedServer } from "./support/server";
+import { testServer } from "./support/test-server";
 import { open } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 const GIVEN_UP = "not made again";
 
 test.describe("a terminal whose server copy fails", () => {
-  let server: StartedServer;
-  test.beforeAll(async () => {
-    server = await startServer({ env: { STUDYLOOP_MIRROR_HEAP_MB: "8" } });
-  });
-  test.afterAll(async () => {
-    await server.stop();
-  });
+  const server = testServer({ env: { STUDYLOOP_MIRROR_HEAP_MB: "8" } });
 
   test("a page that loads after it says why it cannot show the terminal, and the session stays live", async ({ page, request }) => {
     const problems: string[] = [];

@@ -10,8 +10,8 @@ import type { TerminalExtras } from "./terminal-extras.ts";
 const { SerializeAddon } = serializeAddon;
 
 /** xterm's colour modes (Attributes.CM_*), as getFgColorMode() returns them. */
-const CM_P16 = 0x1000000;
-const CM_P256 = 0x2000000;
+export const CM_P16 = 0x1000000;
+export const CM_P256 = 0x2000000;
 const CM_RGB = 0x3000000;
 
 /** SGR parameters for a pen or a cell, from a reset. */

@@ -2,7 +2,7 @@
 // does, as plain data: the fidelity tests compare a restored terminal to one that saw the whole stream
 // with this, cell by cell (never by text).
 import type { IBuffer, IBufferCell, Terminal as HeadlessTerminal } from "@xterm/headless";
-import { savedCursor, sgr } from "./exact-snapshot.ts";
+import { CM_P16, CM_P256, savedCursor, sgr } from "./exact-snapshot.ts";
 import type { TerminalExtras } from "./terminal-extras.ts";
 import { readCore, type AttrLike } from "./xterm-core.ts";
 
@@ -39,9 +39,6 @@ export function cellState(cell: IBufferCell | undefined): CellState {
   const chars = cell.getChars() || (cell.getWidth() === 1 ? " " : "");
   return `${chars}|${cell.getWidth()}|${sgr(lowPaletteAs16(cell as unknown as AttrLike))}`;
 }
-
-const CM_P16 = 0x1000000;
-const CM_P256 = 0x2000000;
 
 /**
  * A palette colour below 16 set as `38;5;N` is drawn exactly as the same colour set as `3N`/`9N`
