@@ -1,5 +1,6 @@
 // Refusals from the session core and the database as the CLI reports them: one sentence on stderr
 // and an exit code. The one place a SessionError code or a database fault becomes an exit code.
+import { SettingsError } from "../config/settings.ts";
 import { isDbUnavailable } from "../db/db-faults.ts";
 import { isSessionError, type SessionErrorCode } from "../sessions/session-errors.ts";
 import { UsageError } from "./options.ts";
@@ -30,6 +31,8 @@ export class CliRefusal extends UsageError {
 
 /** The refusal an error means on the command line, or the error itself when it is a fault. */
 export function cliRefusal(error: unknown): unknown {
+  // A setting in the environment the learner fixes, as they would a bad option.
+  if (error instanceof SettingsError) return new CliRefusal(error.message, 2);
   if (isDbUnavailable(error)) return new CliRefusal(error.message, EXIT_TRY_AGAIN);
   if (isSessionError(error)) return new CliRefusal(error.message, USAGE.has(error.code) ? 2 : 1);
   return error;

@@ -44,10 +44,10 @@ export interface LocalData {
 export async function openLocalData(dataDirFlag: string | undefined, databaseFlag?: string, env: Env = process.env): Promise<LocalData> {
   const dataDir = resolveDataDir(dataDirFlag, env);
   const target = databaseTargetOrRefuse(databaseFlag, dataDir, env);
+  const settings = loadSettings();
   // Session folders and recordings stay in the data directory whichever database holds the rows.
   ensureWritableDir(dataDir);
   const storage = await openStorageOrRefuse(target);
-  const settings = loadSettings();
   const { db, sqliteReads: reads } = storage;
   const agents = new AgentRegistry(dataDir);
   const cards = new CardStore(db);

@@ -22,11 +22,11 @@ function tempDir(): string {
   return dir;
 }
 
-function run(args: string[]) {
+function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     timeout: 120_000,
-    env: { ...process.env, STUDYLOOP_DATA_DIR: "" },
+    env: { ...process.env, STUDYLOOP_DATA_DIR: "", ...env },
   });
 }
 
@@ -62,6 +62,19 @@ describe("studyloop", () => {
     expect(result.stderr).toMatch(message);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
+
+  it.each([["web", "--port", "0"], ["recall", "closures"], ["status"]])(
+    "%j refuses a setting it cannot use: exit 2, what it accepts, nothing written",
+    (...args) => {
+      const dir = tempDir();
+      const result = run([...args, "--data-dir", dir], { STUDYLOOP_GRACE_SECONDS: "soon", STUDYLOOP_MIRROR_HEAP_MB: "4" });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain("studyloop: These settings cannot be used:");
+      expect(result.stderr).toContain('STUDYLOOP_GRACE_SECONDS="soon": use a number of seconds above 0 (default 900).');
+      expect(result.stderr).toContain('STUDYLOOP_MIRROR_HEAP_MB="4": use a whole number of megabytes, 8 or more (default 1024).');
+      expect(fs.readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it("refuses a data directory it cannot write, writing nothing", () => {
     const file = path.join(tempDir(), "a-file");

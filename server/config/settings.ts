@@ -2,7 +2,9 @@
 // which one (the create-t3-app habit). Command-line flags override what they cover.
 import { z } from "zod";
 
-const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
+// Each setting says what it accepts, so a bad value's message can tell the learner what to write.
+const seconds = (fallback: number) =>
+  z.coerce.number().positive().default(fallback).describe(`a number of seconds above 0 (default ${fallback})`);
 
 export const SettingsSchema = z.object({
   /** How long a live session waits for a viewer to come back after the last one left. */
@@ -32,11 +34,12 @@ export const SettingsSchema = z.object({
   STUDYLOOP_TMUX_SOCKET: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .optional(),
+    .optional()
+    .describe("a name of 1 to 64 letters, digits, dots, dashes or underscores"),
   /** How long a pairing link works (LAN access): 10 minutes. Tests shorten it to see one expire. */
   STUDYLOOP_PAIRING_TOKEN_SECONDS: seconds(10 * 60),
   /** Megabytes one session's recording may reach (a marker says when it stopped); 0 records nothing. */
-  STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200),
+  STUDYLOOP_RECORDING_MAX_MB: z.coerce.number().min(0).default(200).describe("a number of megabytes, 0 or more (default 200)"),
   /** Away from every page at least this long, a learner coming back sees "While you were away" first. */
   STUDYLOOP_AWAY_DIGEST_SECONDS: seconds(3 * 60),
   /**
@@ -44,18 +47,41 @@ export const SettingsSchema = z.object({
    * a second device show the screen) may use: 1024. Past it that copy is made again from recent output,
    * twice; after that the agent runs on but pages say they cannot show its terminal.
    */
-  STUDYLOOP_MIRROR_HEAP_MB: z.coerce.number().int().min(8).default(1024),
+  STUDYLOOP_MIRROR_HEAP_MB: z.coerce.number().int().min(8).default(1024).describe("a whole number of megabytes, 8 or more (default 1024)"),
   /** A paired device unused this long is no longer paired (it needs a new link): 90 days. */
   STUDYLOOP_DEVICE_IDLE_SECONDS: seconds(90 * 24 * 60 * 60),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+export type SettingName = keyof typeof SettingsSchema.shape;
+
+/** One setting whose value cannot be used: its name, what was given, and what it accepts. */
+export interface SettingProblem {
+  name: SettingName;
+  given: string;
+  accepts: string;
+}
+
+/** Settings that cannot be used. Nothing has started when this is thrown. */
+export class SettingsError extends Error {
+  constructor(readonly problems: readonly SettingProblem[]) {
+    const lines = problems.map((p) => `  ${p.name}=${JSON.stringify(p.given)}: use ${p.accepts}.`);
+    const head = problems.length === 1 ? "This setting cannot be used" : "These settings cannot be used";
+    super(
+      `${head}:\n${lines.join("\n")}\nSet ${problems.length === 1 ? "it" : "them"} as shown, or unset ${problems.length === 1 ? "it" : "them"} for the default, and run the command again.`,
+    );
+    this.name = "SettingsError";
+  }
+}
+
+export function loadSettings(env: Readonly<Record<string, string | undefined>> = process.env): Settings {
   const parsed = SettingsSchema.safeParse(env);
   if (!parsed.success) {
-    const names = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
-    throw new Error(`These settings are not valid: ${names}.`);
+    const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0]) as SettingName))];
+    throw new SettingsError(
+      names.map((name) => ({ name, given: String(env[name]), accepts: SettingsSchema.shape[name].description ?? "another value" })),
+    );
   }
   return parsed.data;
 }
