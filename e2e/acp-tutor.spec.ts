@@ -62,6 +62,7 @@ test.describe("a chat with a tutor that answers like a real one", () => {
       plain: tutorAgent("--no-attachments"),
       locked: tutorAgent("--auth-fail"),
       "needs-login": tutorAgent("--prompt-auth-fail"),
+      "bare-refusal": tutorAgent("--stderr-refusal"),
       "no-adapter": {
         command: process.execPath,
         args: [TEST_TUTOR],
@@ -284,6 +285,32 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     expect(main.split("could not start").length - 1).toBe(1);
     await shot(page, "start-refused");
     expect(problems.filter((p) => !p.includes("502"))).toEqual([]);
+  });
+
+  test('a start refused with a bare "Internal error" quotes what the agent wrote on its error output', async ({ page }) => {
+    // claude-code-acp 0.16 as root: the reason is on stderr only, the refusal says "Internal error".
+    const problems = watch(page);
+    await open(page, `${server.url}/study`);
+    await page.getByLabel("Topic").fill("refused");
+    await page.getByLabel("Tutor agent").selectOption("bare-refusal");
+    await page.getByLabel(/a chat/).check();
+    await page.getByRole("button", { name: "Start session" }).click();
+    const refusal = page.getByTestId("start-refusal");
+    await expect(refusal).toContainText("It said: “Internal error”");
+    await expect(refusal.getByTestId("start-refusal-stderr")).toHaveText(
+      "Its last words on its error output: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+    );
+    await expect(refusal).not.toContainText("Error handling request");
+    expect(problems.filter((p) => !p.includes("502"))).toEqual([]);
+  });
+
+  test("the form remembers a chat as the way to show the tutor, on this device", async ({ page }) => {
+    await startChat(page, server.url, "scripted", "remembered view");
+    await page.getByRole("button", { name: "End session" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "End session" }).click();
+    await open(page, `${server.url}/study`);
+    await expect(page.getByLabel("Tutor agent")).toHaveValue("scripted");
+    await expect(page.getByLabel(/a chat/)).toBeChecked();
   });
 
   test("a turn refused for want of sign-in shows the sign-in methods in the chat", async ({ page }) => {

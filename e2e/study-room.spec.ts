@@ -106,6 +106,12 @@ test.describe("the study room", () => {
       expect(g.scrollHeight, JSON.stringify(g)).toBeLessThanOrEqual(g.innerHeight);
       expect(g.scrollWidth, JSON.stringify(g)).toBeLessThanOrEqual(g.innerWidth);
       expect(g.scrollY).toBe(0);
+      // Every link of the nav is on the screen, none past the edge of a phone's row.
+      const navRight = await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link")
+        .evaluateAll((links) => Math.max(...links.map((a) => a.getBoundingClientRect().right)));
+      expect(navRight, size.name).toBeLessThanOrEqual(g.innerWidth);
       // The terminal keeps most of the window: on a laptop it is most of the height, and its columns
       // use the width it is given (about 8.4 px a column at 14 px).
       expect(g.frameBottom - g.frameTop, JSON.stringify(g)).toBeGreaterThan(g.innerHeight * (size.options.isMobile ? 0.45 : 0.7));

@@ -39,13 +39,14 @@ export function StartForm({
   const chatMissing = speaksAcp && chosen?.chat?.available === false;
   const terminalMissing = chosen?.terminal?.available === false;
 
-  // The focus plan and agent chosen last time on this device: read after hydration (localStorage
+  // The focus plan, agent and view chosen last time on this device: read after hydration (localStorage
   // does not exist on the server, and the first render must match the server's).
   useEffect(() => {
     /* eslint-disable react-hooks/set-state-in-effect */
     const remembered = loadRemembered();
     if (remembered.focusPlan) setFocusPlan(remembered.focusPlan);
     if (remembered.agent && agents.some((a) => a.name === remembered.agent)) setAgent(remembered.agent);
+    if (remembered.transport) setTransport(remembered.transport);
     /* eslint-enable react-hooks/set-state-in-effect */
   }, [agents]);
 
@@ -69,7 +70,7 @@ export function StartForm({
         if (body.sessionId) onFailed?.(body.sessionId);
         return;
       }
-      saveRemembered({ focusPlan, agent });
+      saveRemembered({ focusPlan, agent, transport });
       const state = await fetch("/api/session/state", { cache: "no-store" });
       onStarted((await state.json()) as SessionStateView);
     } catch {
@@ -158,6 +159,11 @@ export function StartForm({
             <strong>{refusal.label} could not start.</strong> It said: “{refusal.details.agentMessage}”
           </p>
           {refusal.details.data ? <p>Details from the agent: {refusal.details.data}</p> : null}
+          {refusal.details.agentStderr ? (
+            <p data-testid="start-refusal-stderr">
+              Its last words on its error output: <code>{refusal.details.agentStderr}</code>
+            </p>
+          ) : null}
           {refusal.details.needsSignIn ? <SignIn methods={refusal.details.signInMethods} hint={refusal.details.signInHint} /> : null}
           <p className="muted">The session was ended; nothing was lost. Fix this, then start again.</p>
         </div>

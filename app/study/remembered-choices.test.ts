@@ -9,6 +9,8 @@ describe("remembered start choices", () => {
     ['{"focusPlan":"pomodoro","agent":"claude"}', { focusPlan: "pomodoro", agent: "claude" }],
     ['{"focusPlan":"tomato"}', {}],
     ['{"agent":"tutor","extra":1}', { agent: "tutor" }],
+    ['{"agent":"claude","transport":"acp"}', { agent: "claude", transport: "acp" }],
+    ['{"transport":"tmux"}', {}],
   ])("%j reads as %j", (text, expected) => {
     expect(parseRemembered(text)).toEqual(expected);
   });

@@ -1,5 +1,5 @@
 // The start form's choices remembered between sessions on this device (localStorage): the focus
-// plan and the tutor agent. Read leniently: anything unreadable is as if nothing was remembered.
+// plan, the tutor agent and how it is shown (a terminal or a chat). Read leniently: anything unreadable is as if nothing was remembered.
 import { z } from "zod";
 import { FOCUS_PLAN_KINDS } from "@/common/study/focus-plan";
 
@@ -8,6 +8,7 @@ export const REMEMBERED_KEY = "studyloop.start-choices";
 const RememberedSchema = z.object({
   focusPlan: z.enum(FOCUS_PLAN_KINDS).optional(),
   agent: z.string().max(100).optional(),
+  transport: z.enum(["pty", "acp"]).optional(),
 });
 export type Remembered = z.infer<typeof RememberedSchema>;
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../config/paths.ts";
-import { describeAgentError, failureSentence, readSignInMethods } from "./acp-failure.ts";
+import { describeAgentError, failureSentence, lastStderrLine, readSignInMethods } from "./acp-failure.ts";
 
 // What the real agents sent offline (recorded in e2e/fixtures/real-acp-agents-offline.json).
 const RECORDED = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "e2e", "fixtures", "real-acp-agents-offline.json"), "utf8")) as {
@@ -57,6 +57,28 @@ describe("describeAgentError", () => {
     ["plain text", false],
   ])("%j needs sign-in: %s", (error, needsSignIn) => {
     expect(describeAgentError(error, CLAUDE_METHODS).needsSignIn).toBe(needsSignIn);
+  });
+
+  it.each([
+    ["", undefined],
+    ["Loading...\nUnable to connect\n\n", "Unable to connect"],
+    // The SDK's own log of the failed request (as claude-code-acp 0.16 writes it) is skipped.
+    [
+      "cannot be used with root\nError handling request {\n  id: 2,\n  method: 'session/new'\n} {\n  code: -32603,\n  data: { details: 'x' }\n}\n",
+      "cannot be used with root",
+    ],
+    ["Error handling request {\n  id: 2\n} {\n  code: -32603\n}\n", undefined],
+    ["Error handling request {\n} {\n}\nthen it died\n", "then it died"],
+    [`${"x".repeat(400)}\n`, `${"x".repeat(300)}…`],
+  ])("the last stderr line of %j is %j", (tail, line) => {
+    expect(lastStderrLine(tail)).toBe(line);
+  });
+
+  it("quotes that line with the refusal only when there is one", () => {
+    const error = { code: -32603, message: "Internal error" };
+    expect(describeAgentError(error, [], undefined, "").agentStderr).toBeUndefined();
+    const d = describeAgentError(error, [], undefined, "no space left on device\n");
+    expect(failureSentence(d)).toBe('the agent said: "Internal error". Its last words on its error output: "no space left on device"');
   });
 
   it("ignores sign-in methods of a shape it does not know", () => {

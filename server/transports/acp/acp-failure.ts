@@ -20,14 +20,42 @@ export interface AgentFailureDetails {
   readonly signInMethods: readonly SignInMethod[];
   /** How to sign in to this agent, when StudyLoop knows it (built-in agents). */
   readonly signInHint?: string;
+  /**
+   * The agent's own last line on its error output before it refused: often the reason a generic
+   * refusal ("Internal error") leaves out, e.g. claude-code-acp's Claude Code refusing to run as root.
+   */
+  readonly agentStderr?: string;
 }
 
 /** ACP's "authentication required" error code. */
 export const AUTH_REQUIRED_CODE = -32000;
 const AUTH_WORDS = /auth|sign[ -]?in|log[ -]?in|api[ _-]?key|credential|unauthori[sz]ed|not logged|token/i;
 const DATA_MAX_CHARS = 600;
+const STDERR_LINE_MAX_CHARS = 300;
+// The ACP SDK logs each request it failed as "Error handling request {request} {error}" over many
+// lines; that repeats the refusal, so the line worth quoting is the last one outside such a log.
+const SDK_REQUEST_LOG = /^Error handling request\b/;
 
-export function describeAgentError(error: unknown, signInMethods: readonly SignInMethod[], signInHint?: string): AgentFailureDetails {
+/** The last line an agent wrote on stderr that is not the ACP SDK's log of a failed request. */
+export function lastStderrLine(tail: string): string | undefined {
+  let last: string | undefined;
+  let inLog = false;
+  for (const raw of tail.split("\n")) {
+    const line = raw.trim();
+    if (SDK_REQUEST_LOG.test(line)) inLog = true;
+    else if (inLog && raw.startsWith("}")) {
+      if (raw.trimEnd() === "}") inLog = false;
+    } else if (!inLog && line) last = line;
+  }
+  return last === undefined ? undefined : last.length > STDERR_LINE_MAX_CHARS ? `${last.slice(0, STDERR_LINE_MAX_CHARS)}…` : last;
+}
+
+export function describeAgentError(
+  error: unknown,
+  signInMethods: readonly SignInMethod[],
+  signInHint?: string,
+  stderrTail = "",
+): AgentFailureDetails {
   const { message, code, data } = errorParts(error);
   const dataText = data === undefined || data === null ? undefined : clip(typeof data === "string" ? data : JSON.stringify(data));
   const needsSignIn = code === AUTH_REQUIRED_CODE || AUTH_WORDS.test(message) || (dataText !== undefined && AUTH_WORDS.test(dataText));
@@ -38,7 +66,12 @@ export function describeAgentError(error: unknown, signInMethods: readonly SignI
     needsSignIn,
     signInMethods: needsSignIn ? signInMethods : [],
     ...(needsSignIn && signInHint ? { signInHint } : {}),
+    ...withStderr(lastStderrLine(stderrTail)),
   };
+}
+
+function withStderr(line: string | undefined): { agentStderr?: string } {
+  return line ? { agentStderr: line } : {};
 }
 
 /** One paragraph for a start failure (the start form) or a failed turn (the chat). */
@@ -51,6 +84,7 @@ export function failureSentence(details: AgentFailureDetails): string {
     }
     parts.push(details.signInHint ?? "Sign in to the agent in a terminal on this machine, then start again.");
   }
+  if (details.agentStderr) parts.push(`Its last words on its error output: "${details.agentStderr}"`);
   return parts.join(" ");
 }
 

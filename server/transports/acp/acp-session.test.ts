@@ -124,6 +124,16 @@ describe("AcpSession with the scripted tutor", () => {
     return { session, events, cwd };
   }
 
+  it("a bare refusal at start quotes the reason the agent wrote on stderr, not the SDK's log of it", async () => {
+    const failure = await startTutor(["--stderr-refusal"]).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(AcpFailure);
+    const { message, details } = failure as AcpFailure;
+    const reason = "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons";
+    expect(details?.agentStderr).toBe(reason);
+    expect(message).toContain(`Its last words on its error output: "${reason}"`);
+    expect(details?.needsSignIn).toBe(false);
+  });
+
   it("records what the agent accepts and how it signs in, first", async () => {
     const { session, events } = await startTutor(["--prompt-auth-fail"]);
     expect(session.agent).toMatchObject({ name: "Scripted tutor", prompt: { image: true, embeddedContext: true }, loadSession: false });

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, PROTOCOL_VERSION, type ClientConnection } from "@agentclientprotocol/sdk";
 import type { ContentBlock, InitializeResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
-import { AcpFailure, describeAgentError, failureSentence, readSignInMethods, type SignInMethod } from "./acp-failure.ts";
+import { AcpFailure, describeAgentError, failureSentence, lastStderrLine, readSignInMethods, type SignInMethod } from "./acp-failure.ts";
 import { ACP_LIMITS, type AcpEventKind, type AcpEventRecord } from "./acp-events.ts";
 import { ATTACHMENT_LIMITS, contentBlock, readAttachment, type PromptSupport, type StoredAttachment } from "./attachments.ts";
 import { ProtocolLineGuard } from "./protocol-line-guard.ts";
@@ -293,7 +293,8 @@ export class AcpSession {
     } catch (error) {
       this.kill();
       if (error instanceof AcpFailure) throw error;
-      const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
+      // Only at start is the error output's tail sure to be about this refusal.
+      const details = describeAgentError(error, this.profile.signInMethods, this.signInHint, this.stderrTail);
       throw new AcpFailure(`the agent refused to open a conversation: ${failureSentence(details)}`, details);
     } finally {
       clearTimeout(timer);
@@ -387,7 +388,7 @@ export class AcpSession {
   }
 
   private stderrHint(): string {
-    const last = this.stderrTail.trim().split("\n").pop();
+    const last = lastStderrLine(this.stderrTail);
     return last ? `: ${last.slice(0, ACP_LIMITS.QUOTE_CHARS)}` : "";
   }
 }
