@@ -35,12 +35,17 @@ function watch(page: Page): string[] {
   return problems;
 }
 
-async function startChat(page: Page, url: string, agent: string, topic = "data structures") {
+/** Fills the start form for a chat with this agent and submits it. */
+async function submitChatStart(page: Page, url: string, agent: string, topic: string) {
   await open(page, `${url}/study`);
   await page.getByLabel("Topic").fill(topic);
   await page.getByLabel("Tutor agent").selectOption(agent);
   await page.getByLabel(/a chat/).check();
   await page.getByRole("button", { name: "Start session" }).click();
+}
+
+async function startChat(page: Page, url: string, agent: string, topic = "data structures") {
+  await submitChatStart(page, url, agent, topic);
   await expect(page.getByTestId("chat-status")).toHaveText("live");
 }
 
@@ -265,11 +270,7 @@ test.describe("a chat with a tutor that answers like a real one", () => {
 
   test("a start refused for want of sign-in shows the agent's words, details and sign-in methods once", async ({ page }) => {
     const problems = watch(page);
-    await open(page, `${server.url}/study`);
-    await page.getByLabel("Topic").fill("locked out");
-    await page.getByLabel("Tutor agent").selectOption("locked");
-    await page.getByLabel(/a chat/).check();
-    await page.getByRole("button", { name: "Start session" }).click();
+    await submitChatStart(page, server.url, "locked", "locked out");
     const refusal = page.getByTestId("start-refusal");
     await expect(refusal).toContainText("Scripted tutor could not start.");
     await expect(refusal).toContainText("It said: “Authentication required”");
@@ -290,11 +291,7 @@ test.describe("a chat with a tutor that answers like a real one", () => {
   test('a start refused with a bare "Internal error" quotes what the agent wrote on its error output', async ({ page }) => {
     // claude-code-acp 0.16 as root: the reason is on stderr only, the refusal says "Internal error".
     const problems = watch(page);
-    await open(page, `${server.url}/study`);
-    await page.getByLabel("Topic").fill("refused");
-    await page.getByLabel("Tutor agent").selectOption("bare-refusal");
-    await page.getByLabel(/a chat/).check();
-    await page.getByRole("button", { name: "Start session" }).click();
+    await submitChatStart(page, server.url, "bare-refusal", "refused");
     const refusal = page.getByTestId("start-refusal");
     await expect(refusal).toContainText("It said: “Internal error”");
     await expect(refusal.getByTestId("start-refusal-stderr")).toHaveText(
