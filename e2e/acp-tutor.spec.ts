@@ -179,6 +179,17 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     expect(problems).toEqual([]);
   });
 
+  test("a question nothing has come back for says so once, not as two clocks", async ({ page }) => {
+    await startChat(page, server.url, "scripted");
+    await ask(page, "mute question");
+    const silent = page.getByTestId("turn-silent");
+    await expect(silent).toContainText("Nothing has come back yet.", { timeout: 30_000 });
+    await expect(silent).not.toContainText("No answer for");
+    await expect(page.getByTestId("turn-elapsed")).toContainText(/Answering for \d+ s/);
+    await silent.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByTestId("turn-stopped")).toContainText("Stopped by you.");
+  });
+
   test("Retry stops a silent turn and asks again", async ({ page }) => {
     await startChat(page, server.url, "scripted");
     await ask(page, "silent question");

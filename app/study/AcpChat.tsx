@@ -189,7 +189,8 @@ function TurnStatus({
       <span data-testid="turn-elapsed">Answering for {duration(elapsed)}</span>
       {stalled ? (
         <span className="turn-silent" data-testid="turn-silent">
-          No answer for {duration(silent)}.{" "}
+          {/* Nothing at all since the question: the two clocks would say the same thing twice. */}
+          {turn.lastEventAt === turn.startedAt ? "Nothing has come back yet." : `No answer for ${duration(silent)}.`}{" "}
           {retrying ? (
             "Stopping, then asking again…"
           ) : (
