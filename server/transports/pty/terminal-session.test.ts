@@ -419,6 +419,39 @@ describe("TerminalSession", () => {
     await watcher.waitFor("you said: after");
   });
 
+  it("a rebuilt mirror does not answer the old output's queries again, and answers new ones", async () => {
+    // The program asks for the cursor's position once, then logs every byte it is given and asks
+    // again whenever it is given "q".
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-replies-")), "input.log");
+    let made = 0;
+    const session = TerminalSession.start({
+      command: "bash",
+      args: [
+        "-c",
+        `stty raw -echo; printf 'ready\\033[6n'; while IFS= read -r -n1 -d '' c; do printf '%s' "$c" >> ${log}; [ "$c" = q ] && printf '\\033[6n'; done`,
+      ],
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      cols: 80,
+      rows: 24,
+      log: () => undefined,
+      // The first mirror answers nothing and fails when asked for the screen: the query stays unanswered.
+      mirror: (size, log) => (made++ === 0 ? failingMirror(size) : new MirrorThread(size.cols, size.rows, { log })),
+    });
+    sessions.push(session);
+    const laptop = viewer(session, "laptop");
+    await until(() => session.lastSeq > 0);
+    await expect(laptop.attach()).rejects.toThrow(/exited with code 3/);
+    await laptop.attach(); // the rebuilt mirror has parsed the old output, query included
+    expect(made).toBe(2);
+    session.input("laptop", "q");
+    await until(() => fs.existsSync(log) && /R/.test(fs.readFileSync(log, "utf8")), 10_000);
+    await delay(300); // a late answer to the old query would land here
+    const got = fs.readFileSync(log, "utf8");
+    expect(got).toMatch(/^q\x1b\[\d+;\d+R$/);
+    fs.rmSync(path.dirname(log), { recursive: true, force: true });
+  });
+
   it("keeps a viewer's size and typing order when it re-attaches", async () => {
     const session = startTutor();
     const laptop = viewer(session, "laptop");
