@@ -12,6 +12,7 @@ const RECORDED = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "e2e", "fixt
     authMethods?: unknown;
     promptError?: { code: number; message: string };
     sessionNewError?: { code: number; message: string };
+    asRoot?: { sessionNewError: { code: number; message: string }; stderr: string };
   }[];
 };
 const real = (command: string) => RECORDED.agents.find((a) => a.command.startsWith(command))!;
@@ -72,6 +73,13 @@ describe("describeAgentError", () => {
     [`${"x".repeat(400)}\n`, `${"x".repeat(300)}…`],
   ])("the last stderr line of %j is %j", (tail, line) => {
     expect(lastStderrLine(tail)).toBe(line);
+  });
+
+  it("claude-code-acp run as root: the refusal is bare, the reason is on stderr before the SDK's log", () => {
+    const { sessionNewError, stderr } = real("claude-code-acp").asRoot!;
+    const d = describeAgentError(sessionNewError, CLAUDE_METHODS, "Run `claude /login`.", stderr);
+    expect(d.needsSignIn).toBe(false);
+    expect(d.agentStderr).toBe("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons");
   });
 
   it("quotes that line with the refusal only when there is one", () => {
