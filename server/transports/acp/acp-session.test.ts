@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../config/paths.ts";
 import type { AcpEventRecord } from "./acp-events.ts";
 import fs from "node:fs";
-import { AcpFailure, AcpSession, renderTranscript, type AcpSpawnOptions } from "./acp-session.ts";
+import { AcpFailure, AcpSession, type AcpSpawnOptions } from "./acp-session.ts";
+import { renderTranscript } from "./acp-transcript.ts";
 import { detectType, storeAttachment } from "./attachments.ts";
 
 const AGENT = path.join(PROJECT_ROOT, "e2e", "fixtures", "acp-test-agent.mjs");
