@@ -64,6 +64,15 @@ test("studyloop study --detach: the web sees it live, opens it in the browser, a
   await expectTerminalToContain(page, "you said: hello from the browser");
   await expect.poll(() => tmux("capture-pane", "-p", "-t", `=${row.mux_session}:`).stdout).toContain("you said: hello from the browser");
   await page.screenshot({ path: test.info().outputPath("tmux-in-browser.png") });
+  // A reload of this tab shows the terminal again without asking; another device still asks first.
+  await page.reload();
+  await expect(page.getByTestId("console-status")).toHaveText("live");
+  await expectTerminalToContain(page, "you said: hello from the browser");
+  await expect(page.getByTestId("tmux-session")).toHaveCount(0);
+  const other = await page.context().browser()!.newPage();
+  await open(other, `${server.url}/study`);
+  await expect(other.getByRole("button", { name: "Open in browser" })).toBeVisible();
+  await other.close();
 
   // A web start while the CLI session is live: 409 naming it.
   const refused = await request.post(`${server.url}/api/session/start`, { data: { topic: "web", energy: 5, agent: "tutor" } });

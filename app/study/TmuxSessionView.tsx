@@ -6,10 +6,17 @@ import type { SessionStateView, SessionView } from "@/server/sessions/session-vi
 import { studySocket } from "../components/socket";
 import { TerminalConsole } from "./TerminalConsole";
 import { EndSessionButton } from "./EndSessionButton";
+import { rememberOpenedHere, wasOpenedHere } from "./tmux-opened";
 
 export function TmuxSessionView({ session, onEnded }: { session: SessionView; onEnded: (view: SessionView) => void }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+
+  // Opened in this tab before a reload: open again. Read after hydration (no storage on the server).
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (wasOpenedHere(session.id)) setOpen(true);
+  }, [session.id]);
 
   // Watch the session's state: killing tmux (or ending it from a terminal) must show up here too.
   useEffect(() => {
@@ -41,7 +48,13 @@ export function TmuxSessionView({ session, onEnded }: { session: SessionView; on
       </p>
       {error ? <p className="error">{error}</p> : null}
       <div className="row">
-        <button className="primary" onClick={() => setOpen(true)}>
+        <button
+          className="primary"
+          onClick={() => {
+            rememberOpenedHere(session.id);
+            setOpen(true);
+          }}
+        >
           Open in browser
         </button>
         <EndSessionButton onEnded={onEnded} onError={setError} />
