@@ -286,11 +286,14 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     await expect(refusal).toContainText("Scripted tutor could not start.");
     await expect(refusal).toContainText("It said: “Authentication required”");
     await expect(refusal).toContainText("No credentials in ~/.tutor/credentials.json");
+    // Commands in backticks show as code.
     await expect(refusal.getByTestId("sign-in-method")).toHaveText([
-      "Log in with Tutor — Run `tutor login` in a terminal",
+      "Log in with Tutor — Run tutor login in a terminal",
       "Tutor API key — Set TUTOR_API_KEY",
     ]);
+    await expect(refusal.getByTestId("sign-in-method").first().locator("code")).toHaveText("tutor login");
     await expect(refusal).toContainText("studyloop.config.json");
+    await expect(refusal.getByTestId("sign-in").locator("code").last()).toHaveText('"gemini": {"env": {"pass": ["GEMINI_API_KEY"]}}');
     // Once: the page does not repeat it as an ended session, and the sentence is not said twice.
     const main = (await page.locator("main").textContent()) ?? "";
     expect(main.split("Authentication required").length - 1).toBe(1);
