@@ -13,6 +13,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compilerBytes, prismaWasmFromFile, WASM_DIR } from "./prisma-wasm.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const OUT_DIR = path.join(ROOT, "dist", "server");
@@ -22,6 +23,7 @@ export const ENTRY = path.join(OUT_DIR, "main.js");
 export const META = path.join(OUT_DIR, "build-meta.json");
 /** Changing how the bundle is built rebuilds it too. */
 const THIS_FILE = path.relative(ROOT, fileURLToPath(import.meta.url));
+const WASM_PLUGIN_FILE = path.join(path.dirname(THIS_FILE), "prisma-wasm.mjs");
 
 /**
  * "missing", "stale" or "fresh": fresh when the entry and the record exist and no input was modified
@@ -125,6 +127,7 @@ export async function buildServerBundle({ clean = false } = {}) {
     logLevel: "warning",
     absWorkingDir: ROOT,
   };
+  const wasmNeeded = new Set();
   const [server, worker] = await Promise.all([
     build({
       ...common,
@@ -137,7 +140,7 @@ export async function buildServerBundle({ clean = false } = {}) {
       // node_modules are loaded by Node as they are (native modules, Next.js, Prisma's runtime), the
       // CommonJS ones with `require`.
       packages: "external",
-      plugins: [requireCommonJsPackages()],
+      plugins: [prismaWasmFromFile(wasmNeeded), requireCommonJsPackages()],
       banner: {
         js: `import { createRequire as __studyloopCreateRequire } from "node:module";\nconst ${REQUIRE_NAME} = __studyloopCreateRequire(import.meta.url);`,
       },
@@ -152,10 +155,12 @@ export async function buildServerBundle({ clean = false } = {}) {
       format: "cjs",
     }),
   ]);
+  // The query compilers the chunks load (scripts/prisma-wasm.mjs), before any chunk that loads them.
+  for (const name of wasmNeeded) writeAtomically(path.join(OUT_DIR, WASM_DIR, `${name}.wasm`), await compilerBytes(name, ROOT));
   // Entries last: a reader never finds an entry whose chunks are not written yet.
   const files = [...server.outputFiles, ...worker.outputFiles].sort((a, b) => Number(a.path === ENTRY) - Number(b.path === ENTRY));
   for (const file of files) writeAtomically(file.path, file.contents);
-  const inputs = [...Object.keys(server.metafile.inputs), ...Object.keys(worker.metafile.inputs), THIS_FILE].filter(
+  const inputs = [...Object.keys(server.metafile.inputs), ...Object.keys(worker.metafile.inputs), THIS_FILE, WASM_PLUGIN_FILE].filter(
     // Files only: not node_modules, not the wrappers of the packages loaded with `require`.
     (input) => !input.includes("node_modules/") && !input.startsWith("commonjs-package:"),
   );

@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { ENTRY, META, OUT_DIR, ROOT, bundleVerdict, ensureServerBundle, loadsWithRequire } from "../../scripts/server-bundle.mjs";
+import { GeneratedClientChanged, WASM_DIR, replaceWasmLoader } from "../../scripts/prisma-wasm.mjs";
 
 describe("bundleVerdict", () => {
   const mtimes: Record<string, number> = { "server/a.ts": 100, "server/b.ts": 150 };
@@ -76,5 +77,34 @@ describe("the compiled server", () => {
       )
       .filter((specifier) => !specifier.startsWith("node:"));
     expect([...new Set(imported)]).toEqual(["@agentclientprotocol/sdk"]);
+  });
+});
+
+describe("Prisma's query compiler in the compiled server", () => {
+  const generated = (dir: string) => fs.readFileSync(path.join(ROOT, "server", "db", dir, "internal", "class.ts"), "utf8");
+
+  it.each([
+    ["generated", "query_compiler_small_bg.sqlite"],
+    ["generated-pg", "query_compiler_small_bg.postgresql"],
+  ])("%s: the base64 loader is replaced by one reading %s.wasm", (dir, name) => {
+    const { contents, name: found } = replaceWasmLoader(generated(dir));
+    expect(found).toBe(name);
+    expect(contents).not.toContain("wasm-base64");
+    expect(contents).toContain(`new URL("./${WASM_DIR}/${name}.wasm", import.meta.url)`);
+  });
+
+  it("fails the build, naming the fix, when a Prisma upgrade changes the generated loader", () => {
+    const changed = generated("generated").replace("decodeBase64AsWasm(wasm)", "decodeBase64AsWasm(wasm, options)");
+    expect(() => replaceWasmLoader(changed, "class.ts")).toThrow(GeneratedClientChanged);
+    expect(() => replaceWasmLoader(changed, "class.ts")).toThrow(/class.ts: .*update GENERATED_LOADER/);
+  });
+
+  it("the bundle holds no base64 compiler and ships both compilers as valid WebAssembly", async () => {
+    await ensureServerBundle();
+    const chunks = fs.readdirSync(OUT_DIR).filter((file) => file.endsWith(".js"));
+    expect(chunks.filter((file) => fs.readFileSync(path.join(OUT_DIR, file), "utf8").includes("wasm-base64"))).toEqual([]);
+    const wasm = fs.readdirSync(path.join(OUT_DIR, WASM_DIR)).sort();
+    expect(wasm).toEqual(["query_compiler_small_bg.postgresql.wasm", "query_compiler_small_bg.sqlite.wasm"]);
+    for (const file of wasm) expect(WebAssembly.validate(fs.readFileSync(path.join(OUT_DIR, WASM_DIR, file))), file).toBe(true);
   });
 });
