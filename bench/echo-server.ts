@@ -1,13 +1,16 @@
 // `node --experimental-websocket --import tsx bench/echo-server.ts`: a keystroke's round trip through
 // the server alone, ours against the bare pipeline, without a browser: a Node client types a key into
-// `cat` and waits for its echo, alternating between the two servers key by key, so whatever else the
-// machine does falls on both alike. Also prints each server's CPU per key and at rest (10 s with the
+// `cat` and waits for its echo, alternating between the servers key by key, so whatever else the
+// machine does falls on all alike. Ours twice, in two sessions of two servers: its terminal on
+// socket.io ("ours-socket") and on a terminal lane, as the page uses it ("ours-lane"). Also prints each server's CPU per key and at rest (10 s with the
 // session live and nobody typing): a server that keeps busy at rest also wakes later to a key on a
 // loaded machine. Knobs: ECHO_KEYS (400); SERVER_PROFILE=FILE: a CPU profile of ours' main thread
 // while the keys are typed (inspector on 127.0.0.1), into FILE.
 import fs from "node:fs";
 import os from "node:os";
 import { io, type Socket } from "socket.io-client";
+import LaneSocket from "ws";
+import { decodeLaneFrame, encodeLaneMessage, laneUrl } from "../common/terminal/lane-codec.ts";
 import { socketParser } from "../common/realtime/socket-parser.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { inspector } from "./lib/inspector.ts";
@@ -73,7 +76,7 @@ function echoWaiter() {
   };
 }
 
-async function oursClient(url: string, pid: number): Promise<Client> {
+async function oursClient(url: string, pid: number, onLane: boolean): Promise<Client> {
   const res = await fetch(`${url}/api/session/start`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: url },
@@ -94,13 +97,33 @@ async function oursClient(url: string, pid: number): Promise<Client> {
     socket.emit("terminal:ack", { sessionId, chars: frame.data.length });
     if (frame.type === "output") waiter.saw(frame.data);
   });
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  let lane: LaneSocket | undefined;
+  if (onLane) {
+    const ws = new LaneSocket(laneUrl(url, socket.id!, sessionId), { headers: { origin: url }, perMessageDeflate: false });
+    ws.binaryType = "arraybuffer";
+    const decoder = new TextDecoder();
+    ws.on("message", (data: ArrayBuffer | Buffer, isBinary) => {
+      const frame = decodeLaneFrame(isBinary ? (data as ArrayBuffer) : data.toString());
+      if (frame?.type !== "output-bytes") return;
+      ws.send(encodeLaneMessage({ kind: "ack", chars: frame.chars }));
+      waiter.saw(decoder.decode(frame.bytes as Uint8Array));
+    });
+    await new Promise((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
+    lane = ws;
+  }
   await new Promise<void>((resolve, reject) =>
-    socket.emit("terminal:attach", { sessionId }, (r) => (r.ok ? resolve() : reject(new Error(r.error)))),
+    socket.emit("terminal:attach", { sessionId, lane: onLane }, (r) => (r.ok ? resolve() : reject(new Error(r.error)))),
   );
   socket.emit("terminal:resize", { sessionId, cols: 150, rows: 50, device: "laptop" });
-  const send = (data: string) => socket.emit("terminal:input", { sessionId, data });
+  const send = lane
+    ? (data: string) => lane.send(encodeLaneMessage({ kind: "input", data, binary: false }))
+    : (data: string) => socket.emit("terminal:input", { sessionId, data });
   return {
-    name: "ours",
+    name: onLane ? "ours-lane" : "ours-socket",
     pid,
     ms: [],
     send,
@@ -109,7 +132,10 @@ async function oursClient(url: string, pid: number): Promise<Client> {
         waiter.arm(letter, resolve);
         send(letter);
       }),
-    close: () => socket.close(),
+    close: () => {
+      lane?.close();
+      socket.close();
+    },
   };
 }
 
@@ -138,12 +164,18 @@ async function bareClient(url: string, pid: number): Promise<Client> {
 
 async function main(): Promise<void> {
   const load = os.loadavg()[0]!.toFixed(2);
-  const dirs = [workDir(), workDir()];
+  const dirs = [workDir(), workDir(), workDir()];
   const ours = await startOurs(dirs[0]!, { nodeFlags: PROFILE ? ["--inspect=127.0.0.1:0"] : [] });
+  const oursAgain = await startOurs(dirs[2]!);
   const bare = await startBare(dirs[1]!);
   try {
     await ours.warm();
-    const clients = [await oursClient(ours.url, ours.pid), await bareClient(bare.url, bare.pid)];
+    await oursAgain.warm();
+    const clients = [
+      await oursClient(ours.url, ours.pid, true),
+      await oursClient(oursAgain.url, oursAgain.pid, false),
+      await bareClient(bare.url, bare.pid),
+    ];
     await sleep(2_000);
     for (const c of clients) c.send("cat\r");
     await sleep(1_000);
@@ -180,10 +212,11 @@ async function main(): Promise<void> {
         `${c.name}: echo round trip median ${median(c.ms).toFixed(2)} ms (p10 ${p(10)}, p90 ${p(90)}, p99 ${p(99)}); server CPU ${keyCpu[i]!.toFixed(2)} ms a key (incl. the wait between keys), at rest ${(restCpu[i]! * 1000).toFixed(1)} ms/s`,
       );
     });
-    console.log(`ours by thread, ms a key: ${keySplit}; at rest, ms/s: ${restSplit}`);
+    console.log(`ours-lane by thread, ms a key: ${keySplit}; at rest, ms/s: ${restSplit}`);
     for (const c of clients) c.close();
   } finally {
     await ours.stop();
+    await oursAgain.stop();
     await bare.stop();
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }

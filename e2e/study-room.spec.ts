@@ -314,11 +314,12 @@ test.describe("the study room", () => {
     // goes out), and its terminal has not parsed the replay, so a stand-in takes the keys.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
       const toServer = ws.connectToServer();
       let holding = false;
       toServer.onMessage((message) => {
-        // A packet with bytes is one binary message whose header is text (common/realtime/socket-parser.ts).
+        // The terminal's frames come on its lane; a packed replay is one binary message whose header
+        // is JSON text (common/terminal/lane-codec.ts).
         const header = typeof message === "string" ? message : message.subarray(0, 256).toString("latin1");
         if (header.includes('"packed-replay"')) holding = true;
         if (holding) void released.then(() => ws.send(message));

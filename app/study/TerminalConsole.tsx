@@ -1,6 +1,7 @@
 "use client";
-// The live console: xterm.js attached to the session over socket.io. Attaching starts with one
-// replay of the server's screen; after a short drop it resumes from the last output number seen.
+// The live console: xterm.js attached to the session over socket.io, its output, keys and acks on a
+// terminal lane beside it when one opens (terminal-lane.ts). Attaching starts with one replay of the
+// server's screen; after a short drop it resumes from the last output number seen.
 // The page's terminal always has the session's size (the active device's: resize-policy.ts); this page
 // reports the size that would fit it, shows the terminal scaled or scrollable when it does not, with a
 // cue and "Fit to this screen". It never answers the program's queries (terminal-queries.ts).
@@ -32,6 +33,7 @@ import { takeEarlyKeys } from "./early-handover";
 import { whenDrawn } from "./starting-hint";
 import { StartingHint } from "./StartingHint";
 import { TERMINAL_FRAME_ID } from "./terminal-frame-id";
+import { TerminalLane } from "./terminal-lane";
 
 /** When the server could not send this page the terminal's screen (its "detached" frame). */
 const DETACHED_MESSAGE =
@@ -89,7 +91,7 @@ export function TerminalConsole({
     let disposed = false;
 
     const sendAck = () => {
-      if (unacked > 0) socket.emit("terminal:ack", { sessionId: id, chars: unacked });
+      if (unacked > 0 && !lane.ack(unacked)) socket.emit("terminal:ack", { sessionId: id, chars: unacked });
       unacked = 0;
     };
     const parsed = (chars: number) => {
@@ -179,7 +181,7 @@ export function TerminalConsole({
         lastSeq = frame.seq;
         // Bytes (a large chunk, output-wire.ts): xterm.js parses UTF-8 as it is; acked as the chunk's chars.
         if (frame.type === "output") term.write(frame.data, () => parsed(frame.data.length));
-        else term.write(new Uint8Array(frame.bytes), () => parsed(frame.chars));
+        else term.write(frame.bytes instanceof Uint8Array ? frame.bytes : new Uint8Array(frame.bytes), () => parsed(frame.chars));
       } else if (frame.type === "resize") {
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
         sizedFor = frame.sizedFor;
@@ -203,7 +205,9 @@ export function TerminalConsole({
     };
 
     // Typing before the attach is acknowledged waits for it (input-gate.ts).
-    const held = new InputGate<{ data: string; binary?: boolean }>((typed) => socket.emit("terminal:input", { sessionId: id, ...typed }));
+    const held = new InputGate<{ data: string; binary?: boolean }>((typed) => {
+      if (!lane.input(typed.data, typed.binary === true)) socket.emit("terminal:input", { sessionId: id, ...typed });
+    });
     // Keys the page's inline script took before hydration (early-catcher.ts) and its worker did not send
     // go first, ahead of any the console takes from here on (same task), once the attach is acknowledged
     // and the worker has stopped (its keys sent before ours).
@@ -215,14 +219,23 @@ export function TerminalConsole({
     socket.on("disconnect", onDisconnect);
     socket.on("terminal:frame", onFrame);
     socket.on("terminal:error", onTerminalError);
+    // The lane closing under a live page (not with its socket): attach again, on a new lane.
+    const lane = new TerminalLane(id, { frame: (frame) => onFrame(id, frame), lost: () => attachment.reattach() });
     const attachment = keepAttached(socket, {
       sessionId: id,
-      request: (ack) =>
-        socket.emit(
-          "terminal:attach",
-          { sessionId: id, packed: true, binary: true, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
-          ack,
-        ),
+      request: (ack) => {
+        const socketId = socket.id;
+        if (!socketId) return;
+        void lane.open(socketId).then((onLane) => {
+          // Disconnected meanwhile: the reconnect attaches (an emit now would be sent twice).
+          if (disposed || !socket.connected || socket.id !== socketId) return;
+          socket.emit(
+            "terminal:attach",
+            { sessionId: id, packed: true, binary: true, lane: onLane, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
+            ack,
+          );
+        });
+      },
       onAttached: () => {
         held.attached();
         sendSize();
@@ -273,6 +286,7 @@ export function TerminalConsole({
       stopPhone();
       keys.disconnect();
       attachment.release();
+      lane.close();
       socket.off("terminal:frame", onFrame);
       socket.off("terminal:error", onTerminalError);
       socket.off("disconnect", onDisconnect);

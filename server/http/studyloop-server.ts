@@ -27,6 +27,7 @@ import { printable } from "../security/safe-text.ts";
 import { prepareNext, warmPages } from "./next-app.ts";
 import { ownRoute } from "./own-routes.ts";
 import { formatMemoryReport, memoryReport } from "../diagnostics/memory-report.ts";
+import { LANE_PATH } from "../../common/terminal/lane-codec.ts";
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -173,14 +174,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       );
 
     const guard = new SocketGuard(access, log);
-    const realtime = attachRealtime(server, runtime, log, guard.allowRequest);
+    const realtime = attachRealtime(server, runtime, log, { allowRequest: guard.allowRequest, sameDevice: guard.sameDevice });
     const unguard = guard.attach(realtime.io);
     const unnotify = attachNotifyRealtime(realtime.io, notifications.notifier, access, log);
     if (options.dev) {
       // Next's dev server keeps its hot-reload socket on the same port; socket.io leaves it alone.
       const upgrade = app.getUpgradeHandler();
       server.on("upgrade", (req, socket, head) => {
-        if (req.url?.startsWith("/socket.io/")) return;
+        if (req.url?.startsWith("/socket.io/") || req.url?.startsWith(`${LANE_PATH}?`)) return;
         void gate.upgradeAllowed(req).then((allowed) => {
           if (allowed) void upgrade(req, socket, head);
           else socket.destroy();

@@ -51,6 +51,11 @@ export interface AttachRequest {
    * common/study/early-worker.ts). The same checks as any viewer; its input, acked, as any viewer's.
    */
   readonly inputOnly?: boolean;
+  /**
+   * Terminal pages: this page opened a terminal lane for the session (server/realtime/terminal-lanes.ts):
+   * send its frames there. Without an open lane they come on the socket, as without the flag.
+   */
+  readonly lane?: boolean;
 }
 
 export interface ClientToServerEvents {
@@ -112,6 +117,8 @@ export type InterServerEvents = Record<never, never>;
 export interface SocketData {
   /** Sessions this socket is attached to as a viewer. */
   attached: Set<string>;
+  /** Sessions whose terminal frames this socket's page gets on a terminal lane. */
+  viaLane: Set<string>;
 }
 
 export const SOCKET_PATH = "/socket.io";

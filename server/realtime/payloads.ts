@@ -16,6 +16,7 @@ export const AttachSchema = z
     packed: z.boolean().optional(),
     binary: z.boolean().optional(),
     inputOnly: z.boolean().optional(),
+    lane: z.boolean().optional(),
   })
   .strict();
 export const DetachSchema = z.object({ sessionId }).strict();

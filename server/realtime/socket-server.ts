@@ -2,6 +2,7 @@
 // Each handler: validate, act, ack, broadcast. Subscriptions are released when a socket leaves.
 import type http from "node:http";
 import type https from "node:https";
+import type { Duplex } from "node:stream";
 import { Server, type ServerOptions, type Socket } from "socket.io";
 import { socketParser } from "../../common/realtime/socket-parser.ts";
 import type { Runtime } from "../runtime.ts";
@@ -11,9 +12,9 @@ import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToCl
 import { SOCKET_PATH } from "./events.ts";
 import { hangUp } from "./hang-up.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
-import { TerminalOutbox } from "./terminal-outbox.ts";
-import { sendWithinBudget } from "./viewer-budget.ts";
-import { AckSchema, AttachSchema, DetachSchema, FitSchema, InputSchema, PermissionSchema, PromptSchema, ResizeSchema } from "./payloads.ts";
+import { AttachSchema, DetachSchema, PermissionSchema, PromptSchema } from "./payloads.ts";
+import { terminalRealtime } from "./terminal-realtime.ts";
+import type { LaneGate } from "./terminal-lanes.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type StudySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -27,12 +28,15 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-/** `allowRequest` checks each handshake's Origin and device (server/security/socket-guard.ts). */
+/**
+ * `gate.allowRequest` checks each handshake's Origin and device, a socket.io one or a terminal lane's
+ * (server/security/socket-guard.ts); `gate.sameDevice` pairs a lane with its page's socket.
+ */
 export function attachRealtime(
   server: http.Server | https.Server,
   runtime: Runtime,
   log: (line: string) => void,
-  allowRequest?: ServerOptions["allowRequest"],
+  gate: LaneGate & { allowRequest?: ServerOptions["allowRequest"] } = {},
 ): Realtime {
   const io: IO = new Server(server, {
     path: SOCKET_PATH,
@@ -43,11 +47,15 @@ export function attachRealtime(
     // Next's dev server shares the upgrade event; leave foreign upgrades alone.
     destroyUpgrade: false,
     connectionStateRecovery: undefined,
-    allowRequest,
+    allowRequest: gate.allowRequest,
   });
   const sessions = runtime.sessions;
   // The study loop's own events (timer, marks, parked items, the parking lot, the clock).
   const studyLoop = attachStudyRealtime(io, runtime, log);
+  // The terminal's events, and its lanes beside socket.io on the same http server.
+  const terminal = terminalRealtime(io, runtime, log, gate, (socket, sessionId) => detach(socket, sessionId));
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void terminal.lanes.handleUpgrade(req, socket, head);
+  server.on("upgrade", onUpgrade);
 
   // The live card: one reader (the same as GET /api/session/state), pushed on change and on a poll.
   let lastPushed = "";
@@ -119,23 +127,7 @@ export function attachRealtime(
         }
       };
 
-    socket.on(
-      "terminal:attach",
-      attachWith(({ sessionId, sinceSeq, packed, binary, inputOnly }) => {
-        // A page's early keys' worker types before the page's own attach: it is sent nothing.
-        if (inputOnly) return { view: sessions.attachInputViewer(sessionId, socket.id) };
-        // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
-        const outbox = new TerminalOutbox(
-          (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
-          { packReplays: packed === true, binaryOutput: binary === true, log },
-        );
-        return {
-          view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),
-          acked: () => outbox.release(),
-          failed: () => outbox.close(),
-        };
-      }),
-    );
+    terminal.connect(socket, attachWith);
     socket.on(
       "acp:attach",
       attachWith(({ sessionId, sinceSeq }) => ({
@@ -192,48 +184,6 @@ export function attachRealtime(
       ack({ ok: true, value: null });
     });
 
-    socket.on("terminal:detach", (payload) => {
-      const parsed = DetachSchema.safeParse(payload);
-      if (!parsed.success) return;
-      detach(socket, parsed.data.sessionId);
-    });
-
-    socket.on("terminal:input", (payload, ack) => {
-      const parsed = InputSchema.safeParse(payload);
-      if (!parsed.success)
-        return typeof ack === "function" ? ack({ ok: false, status: 400, error: "This input is not valid." }) : undefined;
-      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
-      if (!terminal) {
-        refuse(socket, parsed.data.sessionId);
-        return typeof ack === "function" ? ack(NOT_ATTACHED_TERMINAL) : undefined;
-      }
-      terminal.input(socket.id, parsed.data.data, { binary: parsed.data.binary });
-      if (typeof ack === "function") ack({ ok: true, value: null });
-    });
-
-    socket.on("terminal:resize", (payload) => {
-      const parsed = ResizeSchema.safeParse(payload);
-      if (!parsed.success) return;
-      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
-      if (!terminal) return refuse(socket, parsed.data.sessionId);
-      const { cols, rows, device, dark } = parsed.data;
-      terminal.resize(socket.id, { cols, rows, device, dark });
-    });
-
-    socket.on("terminal:fit", (payload) => {
-      const parsed = FitSchema.safeParse(payload);
-      if (!parsed.success) return;
-      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
-      if (!terminal) return refuse(socket, parsed.data.sessionId);
-      terminal.fit(socket.id);
-    });
-
-    socket.on("terminal:ack", (payload) => {
-      const parsed = AckSchema.safeParse(payload);
-      if (!parsed.success) return;
-      sessions.viewer(parsed.data.sessionId, socket.id)?.ack(socket.id, parsed.data.chars);
-    });
-
     socket.on("disconnect", () => {
       for (const sessionId of socket.data.attached) sessions.detachViewer(sessionId, socket.id);
       socket.data.attached.clear();
@@ -255,6 +205,9 @@ export function attachRealtime(
       await studyLoop.close();
       // Not io.close(): that also closes the http server, which the custom server owns.
       await hangUp(io);
+      // After the pages were told: a lane closed first would have its page attach again.
+      server.off("upgrade", onUpgrade);
+      terminal.close();
     },
   };
 }
@@ -267,16 +220,6 @@ const NOT_ATTACHED = {
 
 function room(sessionId: string): string {
   return `session:${sessionId}`;
-}
-
-const NOT_ATTACHED_TERMINAL = {
-  ok: false as const,
-  status: 409,
-  error: "This terminal is not attached to a live session: reload the page to see the session's state.",
-};
-
-function refuse(socket: StudySocket, sessionId: string): void {
-  socket.emit("terminal:error", sessionId, NOT_ATTACHED_TERMINAL.error);
 }
 
 function failure(error: unknown, log: (line: string) => void) {

@@ -34,6 +34,9 @@ export class SocketGuard {
     );
   };
 
+  /** Whether two accepted handshakes (a terminal lane's and its page's socket) come from one device. */
+  readonly sameDevice = (a: IncomingMessage, b: IncomingMessage): boolean => this.devices.get(a) === this.devices.get(b);
+
   /** Security headers on engine responses, and disconnect-on-revoke. Returns a disposer. */
   attach(io: Server<never, never, never, unknown>): () => void {
     io.engine.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {

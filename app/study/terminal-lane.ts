@@ -1,0 +1,96 @@
+"use client";
+// The page's end of its terminal lane (server/realtime/terminal-lanes.ts): a plain WebSocket for this
+// terminal's output, keys and acks, paired with the page's socket.io connection. Opened before each
+// attach; when it cannot open (a proxy without WebSockets, a server without lanes), the terminal
+// travels on socket.io as before, and the next attach tries again.
+import type { TerminalFrameView } from "@/server/realtime/events";
+import { decodeLaneFrame, encodeLaneMessage, LaneClose, laneUrl } from "@/common/terminal/lane-codec";
+
+export const LaneTiming = {
+  /** How long an attach waits for its lane to open before it goes on socket.io instead (ms). */
+  OPEN_TIMEOUT_MS: 2_000,
+} as const;
+
+export interface LaneHandlers {
+  frame(frame: TerminalFrameView): void;
+  /** An open lane closed while its page's socket stayed: its terminal must be attached again. */
+  lost(): void;
+}
+
+export class TerminalLane {
+  private ws: WebSocket | null = null;
+  private socketId: string | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly handlers: LaneHandlers,
+  ) {}
+
+  /** Opens the lane for this socket.io connection (or keeps the open one): whether it is open. */
+  open(socketId: string): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    if (this.ws?.readyState === WebSocket.OPEN && this.socketId === socketId) return Promise.resolve(true);
+    this.drop();
+    const ws = new WebSocket(laneUrl(window.location.origin, socketId, this.sessionId));
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    this.socketId = socketId;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        if (ws.readyState !== WebSocket.OPEN) {
+          this.drop();
+          resolve(false);
+        }
+      }, LaneTiming.OPEN_TIMEOUT_MS);
+      ws.onopen = () => {
+        clearTimeout(timer);
+        resolve(this.ws === ws);
+      };
+      ws.onmessage = (event: MessageEvent<string | ArrayBuffer>) => {
+        const frame = decodeLaneFrame(event.data);
+        if (frame && this.ws === ws) this.handlers.frame(frame);
+      };
+      ws.onclose = (event) => {
+        clearTimeout(timer);
+        const wasOpen = this.ws === ws;
+        if (wasOpen) this.ws = null;
+        resolve(false);
+        // Closed because the page's socket left: its reconnect attaches again anyway.
+        if (wasOpen && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) this.handlers.lost();
+      };
+      // An error is followed by a close, which decides.
+      ws.onerror = () => undefined;
+    });
+  }
+
+  /** Sends keys on the lane; false when it is not open (the caller sends them on the socket). */
+  input(data: string, binary: boolean): boolean {
+    return this.send(encodeLaneMessage({ kind: "input", data, binary }));
+  }
+
+  /** Acknowledges chars parsed; false when the lane is not open. */
+  ack(chars: number): boolean {
+    return this.send(encodeLaneMessage({ kind: "ack", chars }));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.drop();
+  }
+
+  private send(message: string): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(message);
+    return true;
+  }
+
+  private drop(): void {
+    const ws = this.ws;
+    this.ws = null;
+    if (!ws) return;
+    // Closing one still connecting makes Chromium log an error: it closes as soon as it opens.
+    if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close(1000);
+    else if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+  }
+}

@@ -1,0 +1,145 @@
+// The terminal's events on a page's socket (attach, input, resize, fit, acks, detach) and its lane
+// (terminal-lanes.ts), where a page that opened one gets its frames and sends its keys and acks.
+// Each handler: validate, act; input from either way goes through the same checks.
+import type { Server, Socket } from "socket.io";
+import type { SessionView } from "../sessions/session-view.ts";
+import type { Runtime } from "../runtime.ts";
+import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
+import { TerminalOutbox } from "./terminal-outbox.ts";
+import { sendWithinBudget } from "./viewer-budget.ts";
+import { AckSchema, DetachSchema, FitSchema, InputSchema, ResizeSchema } from "./payloads.ts";
+import { TerminalLanes, type LaneGate } from "./terminal-lanes.ts";
+
+type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type StudySocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type Attaching = { view: Promise<SessionView>; acked?: () => void; failed?: () => void };
+/** socket-server.ts's one attach path: validate, join the session's room, attach, ack. */
+export type AttachWith = (attachViewer: (request: AttachRequest) => Attaching) => ClientToServerEvents["terminal:attach"];
+
+export const NOT_ATTACHED_TERMINAL = {
+  ok: false as const,
+  status: 409,
+  error: "This terminal is not attached to a live session: reload the page to see the session's state.",
+};
+
+export interface TerminalRealtime {
+  readonly lanes: TerminalLanes;
+  /** Registers the terminal's events on a newly connected socket. */
+  connect(socket: StudySocket, attachWith: AttachWith): void;
+  close(): void;
+}
+
+/** `detach`: socket-server.ts's, which also leaves the session's room. */
+export function terminalRealtime(
+  io: IO,
+  runtime: Runtime,
+  log: (line: string) => void,
+  gate: LaneGate,
+  detach: (socket: StudySocket, sessionId: string) => void,
+): TerminalRealtime {
+  const sessions = runtime.sessions;
+  const socketOf = (socketId: string): StudySocket | undefined => io.of("/").sockets.get(socketId);
+
+  /** What the learner typed, from socket.io or a lane; false when this page is not attached to it. */
+  const input = (socket: StudySocket, payload: unknown): { ok: true } | { ok: false; refusal: typeof NOT_ATTACHED_TERMINAL | null } => {
+    const parsed = InputSchema.safeParse(payload);
+    if (!parsed.success) return { ok: false, refusal: null };
+    const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+    if (!terminal) {
+      socket.emit("terminal:error", parsed.data.sessionId, NOT_ATTACHED_TERMINAL.error);
+      return { ok: false, refusal: NOT_ATTACHED_TERMINAL };
+    }
+    terminal.input(socket.id, parsed.data.data, { binary: parsed.data.binary });
+    return { ok: true };
+  };
+  const ack = (socket: StudySocket, payload: unknown) => {
+    const parsed = AckSchema.safeParse(payload);
+    if (parsed.success) sessions.viewer(parsed.data.sessionId, socket.id)?.ack(socket.id, parsed.data.chars);
+  };
+
+  const lanes = new TerminalLanes(
+    {
+      socketRequest: (socketId) => socketOf(socketId)?.request,
+      input: (socketId, sessionId, data, binary) => {
+        const socket = socketOf(socketId);
+        if (socket) input(socket, { sessionId, data, ...(binary ? { binary } : {}) });
+      },
+      ack: (socketId, sessionId, chars) => {
+        const socket = socketOf(socketId);
+        if (socket) ack(socket, { sessionId, chars });
+      },
+      // A terminal sent on the lane has nowhere to go without it: it is let go, and the page,
+      // opening a lane again, attaches again from the last output it saw.
+      closed: (socketId, sessionId) => {
+        const socket = socketOf(socketId);
+        if (socket?.data.viaLane.delete(sessionId)) detach(socket, sessionId);
+      },
+    },
+    gate,
+    log,
+  );
+
+  const connect: TerminalRealtime["connect"] = (socket, attachWith) => {
+    socket.data.viaLane = new Set();
+
+    socket.on(
+      "terminal:attach",
+      attachWith(({ sessionId, sinceSeq, packed, binary, inputOnly, lane }) => {
+        // A page's early keys' worker types before the page's own attach: it is sent nothing.
+        if (inputOnly) return { view: sessions.attachInputViewer(sessionId, socket.id) };
+        // Frames go on the page's lane when it opened one for this terminal, else on the socket.
+        const onLane = lane === true && lanes.has(socket.id, sessionId);
+        if (onLane) socket.data.viaLane.add(sessionId);
+        else socket.data.viaLane.delete(sessionId);
+        // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
+        const outbox = new TerminalOutbox(
+          onLane
+            ? (frame) => void lanes.send(socket.id, sessionId, frame)
+            : (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
+          { packReplays: packed === true, binaryOutput: binary === true && !onLane, log },
+        );
+        return {
+          view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),
+          acked: () => outbox.release(),
+          failed: () => outbox.close(),
+        };
+      }),
+    );
+
+    socket.on("terminal:detach", (payload) => {
+      const parsed = DetachSchema.safeParse(payload);
+      if (!parsed.success) return;
+      socket.data.viaLane.delete(parsed.data.sessionId);
+      detach(socket, parsed.data.sessionId);
+    });
+
+    socket.on("terminal:input", (payload, reply) => {
+      const result = input(socket, payload);
+      if (typeof reply !== "function") return;
+      if (result.ok) reply({ ok: true, value: null });
+      else reply(result.refusal ?? { ok: false, status: 400, error: "This input is not valid." });
+    });
+
+    socket.on("terminal:resize", (payload) => {
+      const parsed = ResizeSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+      if (!terminal) return void socket.emit("terminal:error", parsed.data.sessionId, NOT_ATTACHED_TERMINAL.error);
+      const { cols, rows, device, dark } = parsed.data;
+      terminal.resize(socket.id, { cols, rows, device, dark });
+    });
+
+    socket.on("terminal:fit", (payload) => {
+      const parsed = FitSchema.safeParse(payload);
+      if (!parsed.success) return;
+      const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+      if (!terminal) return void socket.emit("terminal:error", parsed.data.sessionId, NOT_ATTACHED_TERMINAL.error);
+      terminal.fit(socket.id);
+    });
+
+    socket.on("terminal:ack", (payload) => ack(socket, payload));
+    socket.on("disconnect", () => lanes.closeSocket(socket.id));
+  };
+
+  return { lanes, connect, close: () => lanes.close() };
+}
