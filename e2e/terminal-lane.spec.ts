@@ -148,6 +148,38 @@ test("an attach on the lane gets its frames there, and keys typed on the lane re
   await endSession();
 });
 
+test("an attach that asks for a lane waits for it to open beside the request, and not for ever", async () => {
+  const id = await startSession("lane timing");
+  const socket = await connect(server.url, { headers: headersOf(laptop) });
+  const onSocket: TerminalFrameView[] = [];
+  socket.on("terminal:frame", (_id, frame) => onSocket.push(frame));
+  // Asked first, opened a moment later (as the page does, in parallel): the frames wait for the lane.
+  const attaching = socket.emitWithAck("terminal:attach", { sessionId: id, lane: true });
+  await new Promise((r) => setTimeout(r, 300));
+  const lane = new Lane(socket.id!, id, headersOf(laptop));
+  await lane.opened;
+  expect((await attaching).ok).toBe(true);
+  await expect.poll(() => lane.frames[0]?.type).toBe("replay");
+  lane.type("late lane\r");
+  await lane.waitFor("you said: late lane");
+  expect(onSocket).toEqual([]);
+  lane.close();
+  await lane.closed;
+
+  // A lane that never opens: after a bounded wait the frames come on the socket.
+  const asked = Date.now();
+  expect((await socket.emitWithAck("terminal:attach", { sessionId: id, lane: true })).ok).toBe(true);
+  await expect.poll(() => onSocket[0]?.type, { timeout: 10_000 }).toBe("replay");
+  const waited = Date.now() - asked;
+  expect(waited).toBeGreaterThanOrEqual(1_000);
+  socket.emit("terminal:input", { sessionId: id, data: "on the socket\r" });
+  await expect
+    .poll(() => onSocket.map((f) => (f.type === "output" ? f.data : f.type === "output-bytes" ? "" : "")).join(""))
+    .toContain("you said: on the socket");
+  socket.disconnect();
+  await endSession();
+});
+
 test("a lane is refused for a socket that is not open, another device's socket or another origin", async () => {
   const id = await startSession("refusals");
   const socket = await connect(server.url, { headers: headersOf(laptop) });

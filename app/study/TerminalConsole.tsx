@@ -221,23 +221,27 @@ export function TerminalConsole({
     socket.on("terminal:error", onTerminalError);
     // The lane closing under a live page (not with its socket): attach again, on a new lane.
     const lane = new TerminalLane(id, { frame: (frame) => onFrame(id, frame), lost: () => attachment.reattach() });
+    let laneOpening: Promise<boolean> = Promise.resolve(false);
     const attachment = keepAttached(socket, {
       sessionId: id,
       request: (ack) => {
         const socketId = socket.id;
         if (!socketId) return;
-        void lane.open(socketId).then((onLane) => {
-          // Disconnected meanwhile: the reconnect attaches (an emit now would be sent twice).
-          if (disposed || !socket.connected || socket.id !== socketId) return;
-          socket.emit(
-            "terminal:attach",
-            { sessionId: id, packed: true, binary: true, lane: onLane, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
-            ack,
-          );
-        });
+        // The lane opens beside the attach request: the server holds the frames until it is open.
+        const wanted = lane.worthTrying();
+        laneOpening = wanted ? lane.open(socketId) : Promise.resolve(false);
+        socket.emit(
+          "terminal:attach",
+          { sessionId: id, packed: true, binary: true, lane: wanted, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
+          ack,
+        );
       },
       onAttached: () => {
-        held.attached();
+        // Keys go on the lane once it is open (on the socket if it did not open): never some on each.
+        const opening = laneOpening;
+        void opening.then(() => {
+          if (!disposed && opening === laneOpening) held.attached();
+        });
         sendSize();
         // Typing claims the terminal's size for its device (resize-policy.ts): so does typing before hydration.
         if (claimEarlyTyping) socket.emit("terminal:fit", { sessionId: id });

@@ -1,14 +1,16 @@
 "use client";
 // The page's end of its terminal lane (server/realtime/terminal-lanes.ts): a plain WebSocket for this
-// terminal's output, keys and acks, paired with the page's socket.io connection. Opened before each
-// attach; when it cannot open (a proxy without WebSockets, a server without lanes), the terminal
-// travels on socket.io as before, and the next attach tries again.
+// terminal's output, keys and acks, paired with the page's socket.io connection. Opened beside each
+// attach request; when it cannot open (a proxy without WebSockets), the terminal travels on socket.io
+// as before, and the next attach tries again (up to a few failures in a row).
 import type { TerminalFrameView } from "@/server/realtime/events";
 import { decodeLaneFrame, encodeLaneMessage, LaneClose, laneUrl } from "@/common/terminal/lane-codec";
 
 export const LaneTiming = {
-  /** How long an attach waits for its lane to open before it goes on socket.io instead (ms). */
+  /** How long the page waits for its lane to open before its keys go on socket.io instead (ms). */
   OPEN_TIMEOUT_MS: 2_000,
+  /** Lanes that failed to open in a row after which this terminal stops asking for one (a proxy without WebSockets). */
+  MAX_FAILED_OPENS: 3,
 } as const;
 
 export interface LaneHandlers {
@@ -21,14 +23,27 @@ export class TerminalLane {
   private ws: WebSocket | null = null;
   private socketId: string | null = null;
   private closed = false;
+  private failedOpens = 0;
 
   constructor(
     private readonly sessionId: string,
     private readonly handlers: LaneHandlers,
   ) {}
 
+  /** Whether to ask for a lane at all: not after several failed to open in a row. */
+  worthTrying(): boolean {
+    return !this.closed && this.failedOpens < LaneTiming.MAX_FAILED_OPENS;
+  }
+
   /** Opens the lane for this socket.io connection (or keeps the open one): whether it is open. */
   open(socketId: string): Promise<boolean> {
+    return this.opening(socketId).then((open) => {
+      this.failedOpens = open ? 0 : this.failedOpens + 1;
+      return open;
+    });
+  }
+
+  private opening(socketId: string): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     if (this.ws?.readyState === WebSocket.OPEN && this.socketId === socketId) return Promise.resolve(true);
     this.drop();

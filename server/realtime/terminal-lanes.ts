@@ -16,6 +16,11 @@ type AllowRequest = (req: IncomingMessage, callback: (err: string | null | undef
 export const LaneLimits = {
   /** The largest message a page may send: socket.io's own bound (maxHttpBufferSize) for the same input. */
   MAX_MESSAGE_BYTES: 256 * 1024,
+  /**
+   * How long an attach that asked for a lane waits for it to open (the page opens it beside the attach
+   * request) before its frames go on the socket instead (ms).
+   */
+  OPEN_WAIT_MS: 1_500,
 } as const;
 
 /** What the lanes need from the socket.io side (server/realtime/terminal-realtime.ts). */
@@ -41,6 +46,8 @@ export class TerminalLanes {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: LaneLimits.MAX_MESSAGE_BYTES });
   /** socket.io socket id → session id → its lane. */
   private readonly lanes = new Map<string, Map<string, WebSocket>>();
+  /** Attaches waiting for their lane to open: `${socketId} ${sessionId}` → their resolvers. */
+  private readonly waiting = new Map<string, Set<(open: boolean) => void>>();
 
   constructor(
     private readonly host: LaneHost,
@@ -80,6 +87,24 @@ export class TerminalLanes {
     return this.lanes.get(socketId)?.get(sessionId)?.readyState === 1;
   }
 
+  /** Resolves true once this socket's lane for this session is open, false if it is not within `waitMs`. */
+  whenOpen(socketId: string, sessionId: string, waitMs: number = LaneLimits.OPEN_WAIT_MS): Promise<boolean> {
+    if (this.has(socketId, sessionId)) return Promise.resolve(true);
+    const key = `${socketId} ${sessionId}`;
+    return new Promise((resolve) => {
+      let waiters = this.waiting.get(key);
+      if (!waiters) this.waiting.set(key, (waiters = new Set()));
+      const done = (open: boolean) => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiting.get(key) === waiters) this.waiting.delete(key);
+        resolve(open);
+      };
+      const timer = setTimeout(() => done(false), waitMs);
+      waiters.add(done);
+    });
+  }
+
   /**
    * Sends a frame on the lane; false when there is no open lane. A lane whose page stopped reading
    * (more than the viewer budget queued for it) is cut, as a socket.io viewer is (viewer-budget.ts):
@@ -108,6 +133,7 @@ export class TerminalLanes {
   }
 
   close(): void {
+    for (const waiters of [...this.waiting.values()]) for (const done of [...waiters]) done(false);
     for (const socketId of [...this.lanes.keys()]) this.closeSocket(socketId);
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
@@ -125,6 +151,7 @@ export class TerminalLanes {
     const previous = lanes.get(sessionId);
     lanes.set(sessionId, ws);
     previous?.close(LaneClose.REPLACED, "Replaced by a newer connection.");
+    for (const done of [...(this.waiting.get(`${socketId} ${sessionId}`) ?? [])]) done(true);
 
     ws.on("message", (raw, isBinary) => {
       if (isBinary) return;

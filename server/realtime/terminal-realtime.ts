@@ -87,20 +87,28 @@ export function terminalRealtime(
       attachWith(({ sessionId, sinceSeq, packed, binary, inputOnly, lane }) => {
         // A page's early keys' worker types before the page's own attach: it is sent nothing.
         if (inputOnly) return { view: sessions.attachInputViewer(sessionId, socket.id) };
-        // Frames go on the page's lane when it opened one for this terminal, else on the socket.
-        const onLane = lane === true && lanes.has(socket.id, sessionId);
-        if (onLane) socket.data.viaLane.add(sessionId);
-        else socket.data.viaLane.delete(sessionId);
-        // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
+        // Frames go on the page's lane when it opens one for this terminal (beside this request), else
+        // on the socket; which is decided once, before the first frame is sent, so they keep their order.
+        let onLane = false;
+        socket.data.viaLane.delete(sessionId);
         const outbox = new TerminalOutbox(
-          onLane
-            ? (frame) => void lanes.send(socket.id, sessionId, frame)
-            : (frame) => void sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log),
-          { packReplays: packed === true, binaryOutput: binary === true && !onLane, log },
+          (frame) => {
+            if (onLane) lanes.send(socket.id, sessionId, frame);
+            else sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log);
+          },
+          { packReplays: packed === true, binaryOutput: binary === true, log },
         );
         return {
           view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),
-          acked: () => outbox.release(),
+          // The ack goes out before the replay (terminal-outbox.ts): the page is live as soon as it is attached.
+          acked: () => {
+            if (lane !== true) return outbox.release();
+            void lanes.whenOpen(socket.id, sessionId).then((open) => {
+              onLane = open && socket.connected;
+              if (onLane) socket.data.viaLane.add(sessionId);
+              outbox.release();
+            });
+          },
           failed: () => outbox.close(),
         };
       }),
