@@ -6,6 +6,10 @@
 import type { TerminalFrameView } from "../../server/realtime/events.ts";
 
 export const LANE_PATH = "/terminal-lane";
+/** One acknowledgement at most: the socket's bound (payloads.ts's AckSchema). */
+export const LANE_ACK_MAX_CHARS = 100_000_000;
+/** One input message at most: the same bound as the socket's (payloads.ts's INPUT_MAX_CHARS, checked by a test). */
+export const LANE_INPUT_MAX_CHARS = 64 * 1024;
 
 /**
  * A binary message from the server starts with its kind. OUTPUT: the chunk's number (float64), its
@@ -77,11 +81,17 @@ export function encodeLaneMessage(message: LaneMessage): string {
   return (message.binary ? LaneInput.BINARY : LaneInput.TEXT) + message.data;
 }
 
-/** Null for anything else; the server still validates what it reads (server/realtime/payloads.ts). */
+/**
+ * The lane's schema: null for anything else, for empty input and for more than the socket's input
+ * schema takes (INPUT_MAX_CHARS, server/realtime/payloads.ts).
+ */
 export function decodeLaneMessage(text: string): LaneMessage | null {
   const kind = text[0];
   const body = text.slice(1);
-  if (kind === LaneInput.TEXT || kind === LaneInput.BINARY) return { kind: "input", data: body, binary: kind === LaneInput.BINARY };
-  if (kind === LaneInput.ACK && /^\d{1,9}$/.test(body)) return { kind: "ack", chars: Number(body) };
+  if (kind === LaneInput.TEXT || kind === LaneInput.BINARY) {
+    if (body.length === 0 || body.length > LANE_INPUT_MAX_CHARS) return null;
+    return { kind: "input", data: body, binary: kind === LaneInput.BINARY };
+  }
+  if (kind === LaneInput.ACK && /^\d{1,9}$/.test(body) && Number(body) <= LANE_ACK_MAX_CHARS) return { kind: "ack", chars: Number(body) };
   return null;
 }

@@ -1,7 +1,8 @@
 // The terminal lane's format, both ends: what the server encodes (lane-frames.ts) the page decodes
 // (common/terminal/lane-codec.ts) to the frame it was, and the page's keys and acks read back as sent.
 import { describe, expect, it } from "vitest";
-import { decodeLaneFrame, decodeLaneMessage, encodeLaneMessage, laneUrl } from "../../common/terminal/lane-codec.ts";
+import { decodeLaneFrame, decodeLaneMessage, encodeLaneMessage, LANE_INPUT_MAX_CHARS, laneUrl } from "../../common/terminal/lane-codec.ts";
+import { INPUT_MAX_CHARS } from "./payloads.ts";
 import type { TerminalFrameView } from "./events.ts";
 import { encodeLaneFrame } from "./lane-frames.ts";
 
@@ -76,8 +77,14 @@ describe("terminal lane messages from the page", () => {
     expect(decodeLaneMessage(encodeLaneMessage(message))).toEqual(message);
   });
 
-  it.each(["", "x", "a", "a-1", "a1.5", "a9999999999", "aabc"])("%j is no message", (raw) => {
+  it.each(["", "x", "a", "a-1", "a1.5", "a9999999999", "aabc", "a100000001", "i", "b"])("%j is no message", (raw) => {
     expect(decodeLaneMessage(raw)).toBeNull();
+  });
+
+  it("takes input up to the socket's bound and no more", () => {
+    expect(LANE_INPUT_MAX_CHARS).toBe(INPUT_MAX_CHARS);
+    expect(decodeLaneMessage("i" + "x".repeat(INPUT_MAX_CHARS))).toMatchObject({ kind: "input" });
+    expect(decodeLaneMessage("i" + "x".repeat(INPUT_MAX_CHARS + 1))).toBeNull();
   });
 
   it("the lane's address is the page's origin, as ws: or wss:", () => {

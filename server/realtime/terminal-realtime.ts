@@ -40,17 +40,15 @@ export function terminalRealtime(
   const sessions = runtime.sessions;
   const socketOf = (socketId: string): StudySocket | undefined => io.of("/").sockets.get(socketId);
 
-  /** What the learner typed, from socket.io or a lane; false when this page is not attached to it. */
-  const input = (socket: StudySocket, payload: unknown): { ok: true } | { ok: false; refusal: typeof NOT_ATTACHED_TERMINAL | null } => {
-    const parsed = InputSchema.safeParse(payload);
-    if (!parsed.success) return { ok: false, refusal: null };
-    const terminal = sessions.viewer(parsed.data.sessionId, socket.id);
+  /** What the learner typed, validated (by the socket's schema or the lane's codec); false when not attached. */
+  const type = (socket: StudySocket, sessionId: string, data: string, binary: boolean | undefined): boolean => {
+    const terminal = sessions.viewer(sessionId, socket.id);
     if (!terminal) {
-      socket.emit("terminal:error", parsed.data.sessionId, NOT_ATTACHED_TERMINAL.error);
-      return { ok: false, refusal: NOT_ATTACHED_TERMINAL };
+      socket.emit("terminal:error", sessionId, NOT_ATTACHED_TERMINAL.error);
+      return false;
     }
-    terminal.input(socket.id, parsed.data.data, { binary: parsed.data.binary });
-    return { ok: true };
+    terminal.input(socket.id, data, { binary });
+    return true;
   };
   const ack = (socket: StudySocket, payload: unknown) => {
     const parsed = AckSchema.safeParse(payload);
@@ -60,13 +58,15 @@ export function terminalRealtime(
   const lanes = new TerminalLanes(
     {
       socketRequest: (socketId) => socketOf(socketId)?.request,
+      // The lane's messages are read by its codec (lengths and numbers checked there, the session id
+      // at the upgrade): a keystroke skips the socket's schemas.
       input: (socketId, sessionId, data, binary) => {
         const socket = socketOf(socketId);
-        if (socket) input(socket, { sessionId, data, ...(binary ? { binary } : {}) });
+        if (socket) type(socket, sessionId, data, binary);
       },
       ack: (socketId, sessionId, chars) => {
         const socket = socketOf(socketId);
-        if (socket) ack(socket, { sessionId, chars });
+        if (socket) sessions.viewer(sessionId, socketId)?.ack(socketId, chars);
       },
       // A terminal sent on the lane has nowhere to go without it: it is let go, and the page,
       // opening a lane again, attaches again from the last output it saw.
@@ -122,10 +122,11 @@ export function terminalRealtime(
     });
 
     socket.on("terminal:input", (payload, reply) => {
-      const result = input(socket, payload);
+      const parsed = InputSchema.safeParse(payload);
+      const typed = parsed.success && type(socket, parsed.data.sessionId, parsed.data.data, parsed.data.binary);
       if (typeof reply !== "function") return;
-      if (result.ok) reply({ ok: true, value: null });
-      else reply(result.refusal ?? { ok: false, status: 400, error: "This input is not valid." });
+      if (typed) reply({ ok: true, value: null });
+      else reply(parsed.success ? NOT_ATTACHED_TERMINAL : { ok: false, status: 400, error: "This input is not valid." });
     });
 
     socket.on("terminal:resize", (payload) => {
