@@ -9,6 +9,11 @@ import { decodeLaneFrame, encodeLaneMessage, LaneClose, laneUrl } from "@/common
 export const LaneTiming = {
   /** How long the page waits for its lane to open before its keys go on socket.io instead (ms). */
   OPEN_TIMEOUT_MS: 2_000,
+  /**
+   * How long a page waits after its lane dropped before it attaches again (ms): when the whole link
+   * dropped, socket.io notices in the meantime and its reconnect attaches instead.
+   */
+  LOST_WAIT_MS: 100,
   /** Lanes that failed to open in a row after which this terminal stops asking for one (a proxy without WebSockets). */
   MAX_FAILED_OPENS: 3,
 } as const;
@@ -72,7 +77,11 @@ export class TerminalLane {
         if (wasOpen) this.ws = null;
         resolve(false);
         // Closed because the page's socket left: its reconnect attaches again anyway.
-        if (wasOpen && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) this.handlers.lost();
+        if (wasOpen && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) {
+          setTimeout(() => {
+            if (!this.closed) this.handlers.lost();
+          }, LaneTiming.LOST_WAIT_MS);
+        }
       };
       // An error is followed by a close, which decides.
       ws.onerror = () => undefined;
