@@ -109,6 +109,13 @@ interface Running {
   readonly result: TargetResult;
 }
 
+/** The checkout "ours-b" runs: another build to compare with this one in the same rounds. */
+function oursB(): string {
+  const root = process.env.STUDYLOOP_ROOT_B;
+  if (!root) throw new Error("BENCH_ONLY names ours-b: set STUDYLOOP_ROOT_B to the checkout whose build it runs.");
+  return root;
+}
+
 async function startTarget(browser: Browser, name: TargetName): Promise<Running> {
   const dir = workDir();
   const spawned = performance.now();
@@ -117,9 +124,11 @@ async function startTarget(browser: Browser, name: TargetName): Promise<Running>
       ? await startOurs(dir)
       : name === "ours-norec"
         ? await startOurs(dir, { recording: false })
-        : name === "wetty"
-          ? await startWetty(dir)
-          : await startBare(dir);
+        : name === "ours-b"
+          ? await startOurs(dir, { root: oursB() })
+          : name === "wetty"
+            ? await startWetty(dir)
+            : await startBare(dir);
   const startupMs = performance.now() - spawned;
   log(`${name}: server pid ${target.pid} at ${target.url}, ready in ${startupMs.toFixed(0)} ms`);
   const context = await browser.newContext({ viewport: VIEWPORT });
@@ -211,7 +220,7 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
     for (let round = 0; round < FIRST_PAINT_RUNS; round++) {
       for (const r of full) {
         const url =
-          r.name === "ours"
+          r.name === "ours" || r.name === "ours-b"
             ? `${r.target.url}/study`
             : r.name === "bare"
               ? `${r.target.url}/?cols=${r.result.cols}&rows=${r.result.rows}`
@@ -271,6 +280,7 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const tp = pick((t) => summarize.p50(t.throughput.map((x) => x.mbPerSecond)));
   const norec = r["ours-norec"]?.throughput.length ? summarize.p50(r["ours-norec"].throughput.map((x) => x.mbPerSecond)) : null;
   const noPeer = "the peers do not record sessions";
+  const b = r["ours-b"]?.throughput.length ? r["ours-b"] : undefined;
   const e50 = pick((t) => summarize.p50(t.echo.renderedMs));
   const e99 = pick((t) => summarize.p99(t.echo.renderedMs));
   const e50parsed = pick((t) => summarize.p50(t.echo.parsedMs));
@@ -337,6 +347,19 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       goal: { text: "<= 1.1x bare, < wetty", met: within(e99.ours, e99.bare, e99.wetty, false) },
     },
     { figure: "2. echo p50, to parsed (before the frame that shows it)", unit: "ms", ...e50parsed },
+    // An A/B in the same rounds: another checkout's build in the ours column, the same peers beside it.
+    ...(b
+      ? ([
+          {
+            figure: "1/2. ours-b (STUDYLOOP_ROOT_B's build): throughput, same rounds",
+            unit: "MB/s" as const,
+            ...tp,
+            ours: summarize.p50(b.throughput.map((x) => x.mbPerSecond)),
+          },
+          { figure: "1/2. ours-b: echo p50, to rendered", unit: "ms" as const, ...e50, ours: summarize.p50(b.echo.renderedMs) },
+          { figure: "1/2. ours-b: echo p50, to parsed", unit: "ms" as const, ...e50parsed, ours: summarize.p50(b.echo.parsedMs) },
+        ] satisfies Row[])
+      : []),
     {
       figure: `3. Ctrl-C under yes flood, to prompt (median of ${CTRL_C_RUNS})`,
       unit: "ms",
@@ -467,7 +490,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results: Partial<Record<TargetName, TargetResult>> = {};
   try {
-    const names = (["ours", "ours-norec", "wetty", "bare"] as const).filter((n) => ONLY.includes(n));
+    const names = (["ours", "ours-norec", "ours-b", "wetty", "bare"] as const).filter((n) => ONLY.includes(n));
     if (names.length > 0) Object.assign(results, await benchAll(browser, names));
     const history: RouteFigure[] = HISTORY ? await benchHistory(log) : [];
     const machine = {

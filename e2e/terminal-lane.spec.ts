@@ -166,16 +166,22 @@ test("an attach that asks for a lane waits for it to open beside the request, an
   lane.close();
   await lane.closed;
 
-  // A lane that never opens: after a bounded wait the frames come on the socket.
+  // A lane that never opens: after a bounded wait the frames come on the socket, a large chunk as
+  // bytes for a page that asked for them, as before lanes.
   const asked = Date.now();
-  expect((await socket.emitWithAck("terminal:attach", { sessionId: id, lane: true })).ok).toBe(true);
+  expect((await socket.emitWithAck("terminal:attach", { sessionId: id, lane: true, binary: true })).ok).toBe(true);
   await expect.poll(() => onSocket[0]?.type, { timeout: 10_000 }).toBe("replay");
   const waited = Date.now() - asked;
   expect(waited).toBeGreaterThanOrEqual(1_000);
   socket.emit("terminal:input", { sessionId: id, data: "on the socket\r" });
-  await expect
-    .poll(() => onSocket.map((f) => (f.type === "output" ? f.data : f.type === "output-bytes" ? "" : "")).join(""))
-    .toContain("you said: on the socket");
+  socket.emit("terminal:input", { sessionId: id, data: "lines 300\r" });
+  const socketText = () =>
+    onSocket
+      .map((f) => (f.type === "output" ? f.data : f.type === "output-bytes" ? Buffer.from(f.bytes as Uint8Array).toString("utf8") : ""))
+      .join("");
+  await expect.poll(socketText).toContain("you said: on the socket");
+  await expect.poll(socketText).toContain("line 300");
+  expect(onSocket.some((f) => f.type === "output-bytes")).toBe(true);
   socket.disconnect();
   await endSession();
 });

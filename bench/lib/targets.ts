@@ -14,7 +14,8 @@ export const BENCH = path.join(ROOT, "bench");
 export const FLOOD = path.join(BENCH, "workload", "flood.mjs");
 
 /** "ours-norec": ours with recording off (STUDYLOOP_RECORDING_MAX_MB=0), for recording's cost on throughput. */
-export type TargetName = "ours" | "ours-norec" | "wetty" | "bare";
+/** "ours-b": another checkout's build (STUDYLOOP_ROOT_B), in the same rounds as ours: an A/B in one run. */
+export type TargetName = "ours" | "ours-norec" | "ours-b" | "wetty" | "bare";
 
 export interface Target {
   readonly name: TargetName;
@@ -123,7 +124,7 @@ export function startStudyLoopWeb(
 
 export async function startOurs(
   dir: string,
-  opts: { recording?: boolean; nodeFlags?: string[] } = {},
+  opts: { recording?: boolean; nodeFlags?: string[]; root?: string } = {},
 ): Promise<Target & { readonly dataDir: string; readonly output: () => string }> {
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir);
@@ -132,7 +133,7 @@ export async function startOurs(
     JSON.stringify({ agents: { bench: { label: "Benchmark shell", command: "/bin/bash", args: shellArgs(dir) } } }, null, 2),
   );
   // STUDYLOOP_ROOT: another checkout's build (a before/after comparison with this harness).
-  const root = process.env.STUDYLOOP_ROOT ?? ROOT;
+  const root = opts.root ?? process.env.STUDYLOOP_ROOT ?? ROOT;
   // As a learner starts it: the command itself (npm's bin link, `npm run web`), whose first line sets
   // what only a process's start can (bin/start-settings.js); its PID is the server's own.
   const started = await startStudyLoopWeb(root, dataDir, {
@@ -141,7 +142,7 @@ export async function startOurs(
   });
   const url = started.url.replace(/\/$/, "");
   return {
-    name: opts.recording === false ? "ours-norec" : "ours",
+    name: opts.root ? "ours-b" : opts.recording === false ? "ours-norec" : "ours",
     pid: started.child.pid!,
     url,
     dataDir,

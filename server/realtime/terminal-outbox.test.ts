@@ -61,22 +61,6 @@ describe("terminal outbox", () => {
     expect(sent.at(-1)).toEqual(output(4));
   });
 
-  it("sends a large output chunk as bytes to a page that asked for it, in its place; small ones and the rest as they are", () => {
-    const sent: TerminalFrameView[] = [];
-    const box = new TerminalOutbox((frame) => sent.push(frame), { packReplays: false, binaryOutput: true, log: () => undefined });
-    const flood = { type: "output" as const, seq: 4, data: "\x1b[31m漢\x1b[0m".repeat(200) };
-    box.push(replay);
-    box.push(output(3));
-    box.push(flood);
-    box.release();
-    box.push({ type: "resize", seq: 4, cols: 90, rows: 30 });
-    box.push(output(5));
-    expect(sent.map((f) => f.type)).toEqual(["replay", "output", "output-bytes", "resize", "output"]);
-    expect(sent[2]).toMatchObject({ seq: 4, chars: flood.data.length });
-    const bytes = (sent[2] as Extract<TerminalFrameView, { type: "output-bytes" }>).bytes as Uint8Array;
-    expect(Buffer.from(bytes).toString("utf8")).toBe(flood.data);
-  });
-
   it("sends nothing once closed, not even a replay still being packed", async () => {
     const { box, sent, packed } = outbox(true);
     box.push(replay);

@@ -1,12 +1,12 @@
 // A page's terminal frames on their way to its socket. Held until its attach is acknowledged (so the
 // ack, which makes the page live, is not queued behind a 10,000-line replay), then sent in order; a
 // replay for a page that asked for packed replays is deflated off the main thread (replay-wire.ts)
-// and whatever comes after it waits for it. Flow control is unaffected: the session counts a frame
+// and whatever comes after it waits for it. Output goes as it came: its way (a lane, the socket) encodes
+// it when it is sent (terminal-realtime.ts). Flow control is unaffected: the session counts a frame
 // when it hands it over, and the page acknowledges what it parsed.
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
 import type { TerminalFrameView } from "./events.ts";
 import { packReplay } from "./replay-wire.ts";
-import { outputOnWire } from "./output-wire.ts";
 
 type Item = TerminalFrameView | Promise<TerminalFrameView>;
 
@@ -20,8 +20,6 @@ export class TerminalOutbox {
     private readonly emit: (frame: TerminalFrameView) => void,
     private readonly options: {
       packReplays: boolean;
-      /** Output chunks of some size go as bytes (output-wire.ts). */
-      binaryOutput?: boolean;
       log: (line: string) => void;
       /** How a replay is packed (replay-wire.ts; a test gives its own to decide when packing ends). */
       pack?: (frame: Extract<TerminalFrame, { type: "replay" }>) => Promise<TerminalFrameView>;
@@ -29,9 +27,8 @@ export class TerminalOutbox {
   ) {}
 
   /** The session's `send`. */
-  readonly push = (sessionFrame: TerminalFrame): void => {
+  readonly push = (frame: TerminalFrame): void => {
     if (this.closed) return;
-    const frame = sessionFrame.type === "output" && this.options.binaryOutput ? outputOnWire(sessionFrame) : sessionFrame;
     if (frame.type === "replay" && this.options.packReplays) {
       // A packing failure (not expected) still delivers the replay, as text.
       this.queue.push((this.options.pack ?? packReplay)(frame).catch(() => frame));

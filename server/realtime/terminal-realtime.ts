@@ -5,6 +5,7 @@ import type { Server, Socket } from "socket.io";
 import type { SessionView } from "../sessions/session-view.ts";
 import type { Runtime } from "../runtime.ts";
 import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
+import { outputOnWire } from "./output-wire.ts";
 import { TerminalOutbox } from "./terminal-outbox.ts";
 import { sendWithinBudget } from "./viewer-budget.ts";
 import { AckSchema, DetachSchema, FitSchema, InputSchema, ResizeSchema } from "./payloads.ts";
@@ -91,12 +92,17 @@ export function terminalRealtime(
         // on the socket; which is decided once, before the first frame is sent, so they keep their order.
         let onLane = false;
         socket.data.viaLane.delete(sessionId);
+        // Output is encoded for its way when it is sent: on the lane as its UTF-8 (lane-frames.ts), on the
+        // socket a large chunk as bytes to a page that asked for them (output-wire.ts).
         const outbox = new TerminalOutbox(
           (frame) => {
             if (onLane) lanes.send(socket.id, sessionId, frame);
-            else sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, frame), log);
+            else {
+              const wire = binary === true && frame.type === "output" ? outputOnWire(frame) : frame;
+              sendWithinBudget(socket, () => socket.emit("terminal:frame", sessionId, wire), log);
+            }
           },
-          { packReplays: packed === true, binaryOutput: binary === true, log },
+          { packReplays: packed === true, log },
         );
         return {
           view: sessions.attachViewer(sessionId, socket.id, outbox.push, sinceSeq),
