@@ -63,8 +63,10 @@ export class TerminalLane {
           resolve(false);
         }
       }, LaneTiming.OPEN_TIMEOUT_MS);
+      let opened = false;
       ws.onopen = () => {
         clearTimeout(timer);
+        opened = true;
         resolve(this.ws === ws);
       };
       ws.onmessage = (event: MessageEvent<string | ArrayBuffer>) => {
@@ -73,11 +75,13 @@ export class TerminalLane {
       };
       ws.onclose = (event) => {
         clearTimeout(timer);
-        const wasOpen = this.ws === ws;
-        if (wasOpen) this.ws = null;
+        const current = this.ws === ws;
+        if (current) this.ws = null;
         resolve(false);
-        // Closed because the page's socket left: its reconnect attaches again anyway.
-        if (wasOpen && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) {
+        // Only a lane that opened can have carried the terminal (for one that never did, the server
+        // sends on the socket after its wait). Closed because the page's socket left: its reconnect
+        // attaches again anyway.
+        if (current && opened && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) {
           setTimeout(() => {
             if (!this.closed) this.handlers.lost();
           }, LaneTiming.LOST_WAIT_MS);
