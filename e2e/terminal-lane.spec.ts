@@ -122,15 +122,19 @@ test("an attach on the lane gets its frames there, and keys typed on the lane re
   // Closing the lane lets the terminal go: the socket's input is refused, as for any detached page.
   const errors: string[] = [];
   socket.on("terminal:error", (_id, message) => errors.push(message));
+  // (Asked with "Fit to this screen", which changes nothing while attached: a key would reach the
+  // agent until the server has seen the lane close.)
   lane.close();
   await lane.closed;
   await expect
     .poll(async () => {
-      socket.emit("terminal:input", { sessionId: id, data: "x" });
+      socket.emit("terminal:fit", { sessionId: id });
       return errors.length;
     })
     .toBeGreaterThan(0);
   expect(errors[0]).toMatch(/not attached to a live session: reload the page/);
+  socket.emit("terminal:input", { sessionId: id, data: "x" });
+  await expect.poll(() => errors.length).toBeGreaterThan(1);
 
   // Attached again on a new lane: the output it missed, from where it left off.
   const again = new Lane(socket.id!, id, headersOf(laptop));
