@@ -2,12 +2,15 @@
 // and the page's decoder): output as its UTF-8 behind a 13-byte header, written straight into the
 // message (one copy of the text); a packed replay as its JSON header then its bytes; the rest as JSON.
 import { LaneKind, OUTPUT_HEADER_BYTES } from "../../common/terminal/lane-codec.ts";
-import type { TerminalFrameView } from "./events.ts";
+import type { OutboxFrame } from "./terminal-outbox.ts";
+
+/** What a lane carries: an outbox's frames (output as the session's string). */
+export type LaneFrame = OutboxFrame;
 
 /** The last output chunk encoded: every lane of a session gets the same message, encoded once for all. */
-let last: { frame: TerminalFrameView; message: Buffer } | undefined;
+let last: { frame: LaneFrame; message: Buffer } | undefined;
 
-export function encodeLaneFrame(frame: TerminalFrameView): string | Buffer {
+export function encodeLaneFrame(frame: LaneFrame): string | Buffer {
   if (frame.type === "output") {
     if (last?.frame === frame) return last.message;
     const length = Buffer.byteLength(frame.data, "utf8");
@@ -19,22 +22,13 @@ export function encodeLaneFrame(frame: TerminalFrameView): string | Buffer {
     last = { frame, message };
     return message;
   }
-  if (frame.type === "output-bytes" || frame.type === "packed-replay") {
+  if (frame.type === "packed-replay") {
     const { bytes, ...header } = frame;
-    const body = Buffer.from(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes);
-    if (frame.type === "output-bytes") {
-      const message = Buffer.allocUnsafe(OUTPUT_HEADER_BYTES + body.length);
-      message[0] = LaneKind.OUTPUT;
-      message.writeDoubleBE(frame.seq, 1);
-      message.writeUInt32BE(frame.chars, 9);
-      body.copy(message, OUTPUT_HEADER_BYTES);
-      return message;
-    }
     const json = Buffer.from(JSON.stringify(header), "utf8");
     const prefix = Buffer.allocUnsafe(5);
     prefix[0] = LaneKind.FRAME_WITH_BYTES;
     prefix.writeUInt32BE(json.length, 1);
-    return Buffer.concat([prefix, json, body]);
+    return Buffer.concat([prefix, json, bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes]);
   }
   return JSON.stringify(frame);
 }

@@ -7,7 +7,9 @@ import { ATTACHMENT_LIMITS, STORED_NAME } from "../transports/acp/attachments.ts
 /** One input message: far more than any paste a learner makes, far less than a flood. */
 export const INPUT_MAX_CHARS = 64 * 1024;
 
-const sessionId = z.string().uuid();
+/** A session's id, as every terminal payload and a terminal lane's address carry it. */
+export const SessionIdSchema = z.string().uuid();
+const sessionId = SessionIdSchema;
 
 export const AttachSchema = z
   .object({

@@ -7,13 +7,13 @@ import { Server, type ServerOptions, type Socket } from "socket.io";
 import { socketParser } from "../../common/realtime/socket-parser.ts";
 import type { Runtime } from "../runtime.ts";
 import { toApiError } from "../api/api-error.ts";
-import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
-import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
+import type { SessionStateView } from "../sessions/session-view.ts";
+import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { hangUp } from "./hang-up.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
 import { AttachSchema, DetachSchema, PermissionSchema, PromptSchema } from "./payloads.ts";
-import { terminalRealtime } from "./terminal-realtime.ts";
+import { terminalRealtime, type AttachWith } from "./terminal-realtime.ts";
 import type { LaneGate } from "./terminal-lanes.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -100,32 +100,28 @@ export function attachRealtime(
      * registers the viewer before its first await: input the page sent right behind its attach request
      * arrives in the same tick and must find it attached, so nothing is awaited before calling it.
      */
-    const attachWith =
-      (
-        attachViewer: (request: AttachRequest) => { view: Promise<SessionView>; acked?: () => void; failed?: () => void },
-      ): ClientToServerEvents["terminal:attach"] =>
-      async (payload, ack) => {
-        if (typeof ack !== "function") return;
-        const parsed = AttachSchema.safeParse(payload);
-        if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
-        const { sessionId } = parsed.data;
-        let attaching: ReturnType<typeof attachViewer> | undefined;
-        try {
-          // Joined first (at once with the in-memory adapter): an `ended` broadcast during the replay
-          // must reach this viewer too.
-          const joined = socket.join(room(sessionId));
-          socket.data.attached.add(sessionId);
-          attaching = attachViewer(parsed.data);
-          await joined;
-          ack({ ok: true, value: { session: await attaching.view } });
-          attaching.acked?.();
-        } catch (error) {
-          attaching?.failed?.();
-          socket.data.attached.delete(sessionId);
-          await socket.leave(room(sessionId));
-          ack(failure(error, log));
-        }
-      };
+    const attachWith: AttachWith = (attachViewer) => async (payload, ack) => {
+      if (typeof ack !== "function") return;
+      const parsed = AttachSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, status: 400, error: "This attach request is not valid." });
+      const { sessionId } = parsed.data;
+      let attaching: ReturnType<typeof attachViewer> | undefined;
+      try {
+        // Joined first (at once with the in-memory adapter): an `ended` broadcast during the replay
+        // must reach this viewer too.
+        const joined = socket.join(room(sessionId));
+        socket.data.attached.add(sessionId);
+        attaching = attachViewer(parsed.data);
+        await joined;
+        ack({ ok: true, value: { session: await attaching.view } });
+        attaching.acked?.();
+      } catch (error) {
+        attaching?.failed?.();
+        socket.data.attached.delete(sessionId);
+        await socket.leave(room(sessionId));
+        ack(failure(error, log));
+      }
+    };
 
     terminal.connect(socket, attachWith);
     socket.on(

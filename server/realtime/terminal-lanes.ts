@@ -7,8 +7,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { decodeLaneMessage, LANE_PATH, LaneClose } from "../../common/terminal/lane-codec.ts";
-import type { TerminalFrameView } from "./events.ts";
-import { encodeLaneFrame } from "./lane-frames.ts";
+import { encodeLaneFrame, type LaneFrame } from "./lane-frames.ts";
+import { SessionIdSchema } from "./payloads.ts";
 import { overBudget } from "./viewer-budget.ts";
 
 type AllowRequest = (req: IncomingMessage, callback: (err: string | null | undefined, success: boolean) => void) => void;
@@ -40,8 +40,6 @@ export interface LaneGate {
   readonly sameDevice?: (a: IncomingMessage, b: IncomingMessage) => boolean;
 }
 
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class TerminalLanes {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: LaneLimits.MAX_MESSAGE_BYTES });
   /** socket.io socket id → session id → its lane. */
@@ -66,7 +64,7 @@ export class TerminalLanes {
         `HTTP/1.1 ${status} ${status === 400 ? "Bad Request" : "Forbidden"}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${reason}\n`,
       );
     };
-    if (!SESSION_ID.test(sessionId) || socketId.length === 0 || socketId.length > 64) {
+    if (!SessionIdSchema.safeParse(sessionId).success || socketId.length === 0 || socketId.length > 64) {
       refuse(400, "This terminal connection is not valid: reload the page.");
       return true;
     }
@@ -110,7 +108,7 @@ export class TerminalLanes {
    * (more than the viewer budget queued for it) is cut, as a socket.io viewer is (viewer-budget.ts):
    * its page reconnects and gets the missed chunks or a fresh snapshot.
    */
-  send(socketId: string, sessionId: string, frame: TerminalFrameView, maxUnsentBytes?: number): boolean {
+  send(socketId: string, sessionId: string, frame: LaneFrame, maxUnsentBytes?: number): boolean {
     const ws = this.lanes.get(socketId)?.get(sessionId);
     if (!ws || ws.readyState !== 1) return false;
     if (overBudget(ws.bufferedAmount, maxUnsentBytes)) {

@@ -5,10 +5,13 @@
 // it when it is sent (terminal-realtime.ts). Flow control is unaffected: the session counts a frame
 // when it hands it over, and the page acknowledges what it parsed.
 import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
-import type { TerminalFrameView } from "./events.ts";
+import type { PackedReplayFrame } from "./events.ts";
+
+/** What an outbox sends: the session's frames as they came, a replay packed when the page asked. */
+export type OutboxFrame = TerminalFrame | PackedReplayFrame;
 import { packReplay } from "./replay-wire.ts";
 
-type Item = TerminalFrameView | Promise<TerminalFrameView>;
+type Item = OutboxFrame | Promise<OutboxFrame>;
 
 export class TerminalOutbox {
   private readonly queue: Item[] = [];
@@ -17,12 +20,12 @@ export class TerminalOutbox {
   private waiting = false;
 
   constructor(
-    private readonly emit: (frame: TerminalFrameView) => void,
+    private readonly emit: (frame: OutboxFrame) => void,
     private readonly options: {
       packReplays: boolean;
       log: (line: string) => void;
       /** How a replay is packed (replay-wire.ts; a test gives its own to decide when packing ends). */
-      pack?: (frame: Extract<TerminalFrame, { type: "replay" }>) => Promise<TerminalFrameView>;
+      pack?: (frame: Extract<TerminalFrame, { type: "replay" }>) => Promise<OutboxFrame>;
     },
   ) {}
 
@@ -67,7 +70,7 @@ export class TerminalOutbox {
         });
         return;
       }
-      const frame: TerminalFrameView = head;
+      const frame: OutboxFrame = head;
       void this.queue.shift();
       try {
         this.emit(frame);

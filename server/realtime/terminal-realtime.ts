@@ -65,10 +65,7 @@ export function terminalRealtime(
         const socket = socketOf(socketId);
         if (socket) type(socket, sessionId, data, binary);
       },
-      ack: (socketId, sessionId, chars) => {
-        const socket = socketOf(socketId);
-        if (socket) sessions.viewer(sessionId, socketId)?.ack(socketId, chars);
-      },
+      ack: (socketId, sessionId, chars) => sessions.viewer(sessionId, socketId)?.ack(socketId, chars),
       // A terminal sent on the lane has nowhere to go without it: it is let go, and the page,
       // opening a lane again, attaches again from the last output it saw.
       closed: (socketId, sessionId) => {
