@@ -196,7 +196,7 @@ async function benchAll(browser: Browser, names: TargetName[]): Promise<Partial<
         r.result.throughput.push(run);
         r.result.rssFlood = Math.max(r.result.rssFlood, run.peakRssBytes);
         log(
-          `${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`,
+          `${r.name}: throughput ${run.mbPerSecond.toFixed(2)} MB/s (${run.seconds.toFixed(2)} s, of which the parser waited ${run.starvedSeconds.toFixed(2)} s; peak RSS ${mb(run.peakRssBytes).toFixed(0)} MB)`,
         );
       }
     }
@@ -278,6 +278,8 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
   const noSnapshot = "no server-side screen: a reload starts a new shell, so there is nothing to restore";
   const noDb = "has no session database or state API";
   const tp = pick((t) => summarize.p50(t.throughput.map((x) => x.mbPerSecond)));
+  // The share of a flood's time the page's parser waited for data: what the page was not given, not what it could not do.
+  const starved = pick((t) => summarize.p50(t.throughput.map((x) => (x.starvedSeconds / x.seconds) * 100)));
   const norec = r["ours-norec"]?.throughput.length ? summarize.p50(r["ours-norec"].throughput.map((x) => x.mbPerSecond)) : null;
   const noPeer = "the peers do not record sessions";
   const b = r["ours-b"]?.throughput.length ? r["ours-b"] : undefined;
@@ -316,6 +318,11 @@ function rows(r: Partial<Record<TargetName, TargetResult>>): Row[] {
       unit: "MB/s",
       ...tp,
       goal: { text: ">= 0.95x bare, > wetty", met: within(tp.ours, tp.bare, tp.wetty, true) },
+    },
+    {
+      figure: "1. of the flood's time, the page's parser waiting for data (median %)",
+      unit: "%",
+      ...starved,
     },
     {
       figure: `1. throughput with recording off (STUDYLOOP_RECORDING_MAX_MB=0), same rounds`,

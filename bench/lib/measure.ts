@@ -36,6 +36,11 @@ export interface ThroughputResult {
   mbPerSecond: number;
   seconds: number;
   peakRssBytes: number;
+  /**
+   * Of `seconds`, how long the page's xterm had parsed everything it was given and waited for the next
+   * write (bench/lib/probe.js "starved"), from the flood's first byte to its last.
+   */
+  starvedSeconds: number;
 }
 
 /** One run: `flood.mjs --bytes 50000000`; from the program's first byte to xterm parsing the last one. */
@@ -49,13 +54,15 @@ export async function throughput(page: Page, serverPid: number): Promise<Through
     timeout: 600_000,
     polling: 100,
   });
-  const done = (await handle.jsonValue()) as { wall: number };
+  const done = (await handle.jsonValue()) as BenchMark;
+  const start = await page.evaluate(() => window.__bench.marks.findLast((m) => m.name === "start"));
   const peakRssBytes = rss.stop();
   const first = Number(fs.readFileSync(stamp, "utf8"));
   fs.rmSync(path.dirname(stamp), { recursive: true, force: true });
   await waitForPromptAfter(page, prompts);
   const seconds = (done.wall - first) / 1000;
-  return { mbPerSecond: FLOOD_BYTES / 1e6 / seconds, seconds, peakRssBytes };
+  const starvedSeconds = start ? (done.starvedMs - start.starvedMs) / 1000 : NaN;
+  return { mbPerSecond: FLOOD_BYTES / 1e6 / seconds, seconds, peakRssBytes, starvedSeconds };
 }
 
 export interface EchoResult {

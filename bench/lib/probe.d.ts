@@ -4,6 +4,8 @@ interface BenchMark {
   parsedAt: number;
   wall: number;
   renderedAt: number | null;
+  /** bench.starved.ms when this mark was parsed. */
+  starvedMs: number;
 }
 interface BenchTerminal {
   cols: number;
@@ -30,6 +32,8 @@ interface BenchProbe {
   /** `written`: what the terminal was given until the restore was parsed (the snapshot, in pieces). */
   restore: { parsedAt: number; renderedAt: number | null; lines: number; written: number } | null;
   writes: { max: number; maxBytes: number; count: number; total: number };
+  /** Time xterm had parsed all it was given and waited for more (`since`: when the current wait began, or null). */
+  starved: { ms: number; waits: number; pending: number; since: number | null };
   attachSentAt: number | null;
   /** When the server acknowledged the page's attach: typing reaches the agent from then on. */
   attachAckAt: number | null;

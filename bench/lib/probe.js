@@ -9,6 +9,9 @@
 // - restore: when the buffer first held the restored scrollback (window.__benchRestore set by the test)
 //   and when that was rendered;
 // - writes: the largest single write (the reattach snapshot), in chars and UTF-8 bytes;
+// - starved: how long xterm had parsed everything it was given and waited for the next write (ms, and
+//   how many such waits), so a flood's time can be split into parsing and waiting for data; a mark
+//   carries the total at the moment it was parsed;
 // - attachSentAt: when the page sent its first socket.io "terminal:attach" (ours only), so the
 //   pipeline's part of a reattach can be told from the page load's;
 // - attachAckAt: when the server acknowledged that attach (the page holds typing until then);
@@ -26,6 +29,7 @@
     ctrlc: null,
     restore: null,
     writes: { max: 0, maxBytes: 0, count: 0, total: 0 },
+    starved: { ms: 0, waits: 0, pending: 0, since: null },
     attachSentAt: null,
     attachAckAt: null,
     openedAt: null,
@@ -113,7 +117,7 @@
     if (!term || bench.term === term) return;
     bench.term = term;
     term.parser.registerOscHandler(7777, (data) => {
-      const mark = { name: data, parsedAt: performance.now(), wall: Date.now(), renderedAt: null };
+      const mark = { name: data, parsedAt: performance.now(), wall: Date.now(), renderedAt: null, starvedMs: bench.starved.ms };
       bench.marks.push(mark);
       afterRender(mark);
       return true;
@@ -138,7 +142,16 @@
         bench.writes.max = chars;
         bench.writes.maxBytes = typeof data === "string" ? new TextEncoder().encode(data).length : chars;
       }
-      return write(data, callback);
+      const starved = bench.starved;
+      if (starved.pending === 0 && starved.since !== null) {
+        starved.ms += performance.now() - starved.since;
+        starved.waits++;
+      }
+      starved.pending++;
+      return write(data, () => {
+        if (--starved.pending === 0) starved.since = performance.now();
+        callback?.();
+      });
     };
   }
 

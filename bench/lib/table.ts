@@ -6,7 +6,7 @@ export interface Row {
   wetty: number | null;
   bare: number | null;
   /** How a value is printed. */
-  unit: "MB/s" | "ms" | "MB" | "KB" | "req/s" | "x";
+  unit: "MB/s" | "ms" | "MB" | "KB" | "req/s" | "x" | "%";
   /** Why a pipeline has no value (printed in place of n/a's footnote). */
   na?: { wetty?: string; bare?: string };
   goal?: { text: string; met: boolean | null };
@@ -15,6 +15,7 @@ export interface Row {
 const fmt = (value: number | null, unit: Row["unit"]) => {
   if (value === null || Number.isNaN(value)) return "n/a";
   const digits = unit === "req/s" ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  if (unit === "%") return `${value.toFixed(0)}%`;
   return unit === "x" ? `${value.toFixed(2)}x` : `${value.toFixed(digits)} ${unit}`;
 };
 

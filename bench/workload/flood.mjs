@@ -46,6 +46,8 @@ async function floodBytes(total, stampFile) {
   let written = 0;
   const start = Date.now();
   if (stampFile) fs.writeFileSync(stampFile, String(start));
+  // The page's probe notes how long its parser had waited for data until here (bench/lib/probe.js).
+  await write("\x1b]7777;start\x07");
   while (written < total) {
     const piece = total - written >= block.length ? block : block.slice(0, total - written);
     await write(piece);
