@@ -289,4 +289,40 @@ test("the page's terminal opens a lane, types on it, and opens a new one after t
   await typeInTerminal(page, "after the drop\r");
   await expectTerminalToContain(page, "you said: after the drop");
   expect(problems).toEqual([]);
+  await endSession();
+});
+
+test("a page whose lanes are closed as soon as they open gives up on them after a few and types on socket.io", async ({
+  page,
+  context,
+}) => {
+  const [name, value] = laptop.split("=");
+  await context.addCookies([{ name: name!, value: value!, url: server.url }]);
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+  // A proxy that accepts every lane and drops it at once (each drop would otherwise cost a reattach
+  // every LaneTiming.LOST_WAIT_MS, for as long as the page is open).
+  let lanes = 0;
+  await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
+    lanes++;
+    const upstream = ws.connectToServer();
+    setTimeout(() => {
+      void upstream.close();
+      void ws.close({ code: 4999, reason: "dropped by the proxy" });
+    }, 50);
+  });
+  await page.goto(`${server.url}/study`);
+  await startSessionFromPage(page, "a proxy that drops lanes");
+  await expectTerminalToContain(page, "tutor>");
+  // The first lane and MAX_FAILED_OPENS - 1 more fail; then the page stops asking.
+  await expect.poll(() => lanes).toBe(3);
+  await page.waitForTimeout(1_500);
+  expect(lanes).toBe(3);
+  await expect(page.getByTestId("console-status")).toHaveText("live");
+  await typeInTerminal(page, "without a lane\r");
+  await expectTerminalToContain(page, "you said: without a lane");
+  expect(lanes).toBe(3);
+  expect(problems).toEqual([]);
+  await endSession();
 });

@@ -14,8 +14,13 @@ export const LaneTiming = {
    * dropped, socket.io notices in the meantime and its reconnect attaches instead.
    */
   LOST_WAIT_MS: 100,
-  /** Lanes that failed to open in a row after which this terminal stops asking for one (a proxy without WebSockets). */
+  /**
+   * Lanes that failed in a row after which this terminal stops asking for one: a proxy without
+   * WebSockets (they never open), or one that closes them at once (each would cost a reattach).
+   */
   MAX_FAILED_OPENS: 3,
+  /** A lane that closes sooner than this after opening (ms) counts as failed, not as a dropped link. */
+  SHORT_LIVED_MS: 10_000,
 } as const;
 
 export interface LaneHandlers {
@@ -43,7 +48,8 @@ export class TerminalLane {
   /** Opens the lane for this socket.io connection (or keeps the open one): whether it is open. */
   open(socketId: string): Promise<boolean> {
     return this.opening(socketId).then((open) => {
-      this.failedOpens = open ? 0 : this.failedOpens + 1;
+      // An open lane counts as working only once it has stayed open a while (see the close handler).
+      if (!open) this.failedOpens++;
       return open;
     });
   }
@@ -64,9 +70,16 @@ export class TerminalLane {
         }
       }, LaneTiming.OPEN_TIMEOUT_MS);
       let opened = false;
+      /** Set once the lane has stayed open SHORT_LIVED_MS: it works, and the failures in a row are over. */
+      let proven = false;
+      let proving: ReturnType<typeof setTimeout> | undefined;
       ws.onopen = () => {
         clearTimeout(timer);
         opened = true;
+        proving = setTimeout(() => {
+          proven = true;
+          if (this.ws === ws) this.failedOpens = 0;
+        }, LaneTiming.SHORT_LIVED_MS);
         resolve(this.ws === ws);
       };
       ws.onmessage = (event: MessageEvent<string | ArrayBuffer>) => {
@@ -78,10 +91,16 @@ export class TerminalLane {
         const current = this.ws === ws;
         if (current) this.ws = null;
         resolve(false);
-        // Only a lane that opened can have carried the terminal (for one that never did, the server
-        // sends on the socket after its wait). Closed because the page's socket left: its reconnect
+        clearTimeout(proving);
+        const linkLeft = event.code === LaneClose.SOCKET_LEFT || event.code === LaneClose.REPLACED;
+        // Dropped before it proved itself, and not with its page's socket: one failure more, so a proxy
+        // that accepts lanes and closes them at once costs a few reattaches, not one every LOST_WAIT_MS.
+        if (current && opened && !proven && !linkLeft) this.failedOpens++;
+        // The server may have taken the lane as open and sent the terminal on it even when this end
+        // never saw it open (a proxy that connects upstream, then fails the page): any lane of an attach
+        // that closes lets the page attach again. Closed because the page's socket left: its reconnect
         // attaches again anyway.
-        if (current && opened && !this.closed && event.code !== LaneClose.SOCKET_LEFT && event.code !== LaneClose.REPLACED) {
+        if (current && !this.closed && !linkLeft) {
           setTimeout(() => {
             if (!this.closed) this.handlers.lost();
           }, LaneTiming.LOST_WAIT_MS);

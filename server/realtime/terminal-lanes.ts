@@ -21,7 +21,15 @@ export const LaneLimits = {
    * request) before its frames go on the socket instead (ms).
    */
   OPEN_WAIT_MS: 1_500,
+  /**
+   * How often each open lane is pinged (ms; the browser answers by itself). A learner reading for a
+   * while sends nothing and the agent prints nothing: without it a proxy's idle timeout (nginx: 60 s)
+   * would close the lane, and the page would attach again. socket.io pings its own socket as often.
+   */
+  PING_MS: 25_000,
 } as const;
+
+export type LaneLimitsShape = { readonly [K in keyof typeof LaneLimits]: number };
 
 /** What the lanes need from the socket.io side (server/realtime/terminal-realtime.ts). */
 export interface LaneHost {
@@ -41,17 +49,26 @@ export interface LaneGate {
 }
 
 export class TerminalLanes {
-  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: LaneLimits.MAX_MESSAGE_BYTES });
+  private readonly wss: WebSocketServer;
   /** socket.io socket id → session id → its lane. */
   private readonly lanes = new Map<string, Map<string, WebSocket>>();
   /** Attaches waiting for their lane to open: `${socketId} ${sessionId}` → their resolvers. */
   private readonly waiting = new Map<string, Set<(open: boolean) => void>>();
 
+  private readonly pinger: NodeJS.Timeout;
+
   constructor(
     private readonly host: LaneHost,
     private readonly gate: LaneGate,
     private readonly log: (line: string) => void,
-  ) {}
+    private readonly limits: LaneLimitsShape = LaneLimits,
+  ) {
+    this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: limits.MAX_MESSAGE_BYTES });
+    this.pinger = setInterval(() => {
+      for (const ws of this.wss.clients) if (ws.readyState === 1) ws.ping();
+    }, limits.PING_MS);
+    this.pinger.unref();
+  }
 
   /** For the http server's `upgrade` event: takes the lane's upgrades and returns true; false for any other. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -86,7 +103,7 @@ export class TerminalLanes {
   }
 
   /** Resolves true once this socket's lane for this session is open, false if it is not within `waitMs`. */
-  whenOpen(socketId: string, sessionId: string, waitMs: number = LaneLimits.OPEN_WAIT_MS): Promise<boolean> {
+  whenOpen(socketId: string, sessionId: string, waitMs: number = this.limits.OPEN_WAIT_MS): Promise<boolean> {
     if (this.has(socketId, sessionId)) return Promise.resolve(true);
     const key = `${socketId} ${sessionId}`;
     return new Promise((resolve) => {
@@ -131,6 +148,7 @@ export class TerminalLanes {
   }
 
   close(): void {
+    clearInterval(this.pinger);
     for (const waiters of [...this.waiting.values()]) for (const done of [...waiters]) done(false);
     for (const socketId of [...this.lanes.keys()]) this.closeSocket(socketId);
     for (const ws of this.wss.clients) ws.terminate();
