@@ -2,7 +2,7 @@
 // its terminal's output, keys and acks (server/realtime/terminal-lanes.ts). Frames go where the page
 // asked; keys on the lane reach the agent; a lane is refused for another socket, another device or
 // another origin, and changes nothing; closing it lets its terminal go; it closes with its socket.
-import { test, expect, type WebSocketRoute } from "@playwright/test";
+import { test, expect, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
 import fs from "node:fs";
 import WebSocket from "ws";
 import { decodeLaneFrame, encodeLaneMessage, laneUrl, LaneClose } from "../common/terminal/lane-codec";
@@ -262,12 +262,18 @@ test("a lane that acks everything and never reads is cut past the bound; its pag
   await endSession();
 });
 
-test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
+/** The page as the paired laptop; the page's errors and console errors are collected into the list returned. */
+async function asPairedLaptop(page: Page, context: BrowserContext): Promise<string[]> {
   const [name, value] = laptop.split("=");
   await context.addCookies([{ name: name!, value: value!, url: server.url }]);
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+  return problems;
+}
+
+test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
+  const problems = await asPairedLaptop(page, context);
   // Every lane the page opens goes through a route that passes it on, and can cut it.
   const lanes: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
   await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
@@ -296,11 +302,7 @@ test("a page whose lanes are closed as soon as they open gives up on them after 
   page,
   context,
 }) => {
-  const [name, value] = laptop.split("=");
-  await context.addCookies([{ name: name!, value: value!, url: server.url }]);
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+  const problems = await asPairedLaptop(page, context);
   // A proxy that accepts every lane and drops it at once (each drop would otherwise cost a reattach
   // every LaneTiming.LOST_WAIT_MS, for as long as the page is open).
   let lanes = 0;
