@@ -275,9 +275,10 @@ async function asPairedLaptop(page: Page, context: BrowserContext): Promise<stri
 test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
   const problems = await asPairedLaptop(page, context);
   // Every lane the page opens goes through a route that passes it on, and can cut it.
-  const lanes: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+  const lanes: WebSocketRoute[] = [];
   await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
-    lanes.push({ page: ws, server: ws.connectToServer() });
+    ws.connectToServer();
+    lanes.push(ws);
   });
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "a page on the lane");
@@ -288,8 +289,9 @@ test("the page's terminal opens a lane, types on it, and opens a new one after t
 
   // The link drops (both ends see the lane close, the socket.io connection stays): the page attaches
   // again on a new lane, from the last output it saw, and typing goes on.
-  await lanes[0]!.server.close();
-  await lanes[0]!.page.close({ code: 4999, reason: "dropped" });
+  // Closing the page's end closes the server's after it (Playwright's default), so nothing the page sent
+  // meets a closed upstream (Chromium logs that as a console error).
+  await lanes[0]!.close({ code: 4999, reason: "dropped" });
   await expect.poll(() => lanes.length).toBe(2);
   await expect(page.getByTestId("console-status")).toHaveText("live");
   await typeInTerminal(page, "after the drop\r");
@@ -308,11 +310,9 @@ test("a page whose lanes are closed as soon as they open gives up on them after 
   let lanes = 0;
   await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
     lanes++;
-    const upstream = ws.connectToServer();
-    setTimeout(() => {
-      void upstream.close();
-      void ws.close({ code: 4999, reason: "dropped by the proxy" });
-    }, 50);
+    ws.connectToServer();
+    // The page's end first; the server's follows (see the test above).
+    setTimeout(() => void ws.close({ code: 4999, reason: "dropped by the proxy" }), 50);
   });
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "a proxy that drops lanes");
@@ -326,5 +326,29 @@ test("a page whose lanes are closed as soon as they open gives up on them after 
   await expectTerminalToContain(page, "you said: without a lane");
   expect(lanes).toBe(3);
   expect(problems).toEqual([]);
+  await endSession();
+});
+
+test("a lane the page gave up on that opens late makes the page attach again, not stay blank", async ({ page, context }) => {
+  const problems = await asPairedLaptop(page, context);
+  // The first lane reaches the server at once (it sends the attach's replay there), but the page sees it
+  // open only after LaneTiming.OPEN_TIMEOUT_MS, when it has given up on it: a page too busy to notice.
+  // Later lanes pass through.
+  let lanes = 0;
+  const stolen: WebSocket[] = [];
+  await page.routeWebSocket(/\/terminal-lane\?/, async (ws) => {
+    if (++lanes > 1) return void ws.connectToServer();
+    stolen.push(new WebSocket(ws.url(), { headers: headersOf(laptop) }));
+    // Well past the page's 2 s, so a page slow to run its timer still gives up first.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+  });
+  await page.goto(`${server.url}/study`);
+  await startSessionFromPage(page, "a lane that opens late");
+  await expectTerminalToContain(page, "tutor>");
+  expect(lanes).toBe(2);
+  await typeInTerminal(page, "after a late lane\r");
+  await expectTerminalToContain(page, "you said: after a late lane");
+  expect(problems).toEqual([]);
+  stolen[0]?.close();
   await endSession();
 });

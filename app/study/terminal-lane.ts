@@ -63,11 +63,13 @@ export class TerminalLane {
     this.ws = ws;
     this.socketId = socketId;
     return new Promise<boolean>((resolve) => {
+      /** Given up on before it opened: its keys go on the socket, and it is closed if it opens late. */
+      let abandoned = false;
       const timer = setTimeout(() => {
-        if (ws.readyState !== WebSocket.OPEN) {
-          this.drop();
-          resolve(false);
-        }
+        if (ws.readyState === WebSocket.OPEN) return;
+        abandoned = true;
+        if (this.ws === ws) this.ws = null;
+        resolve(false);
       }, LaneTiming.OPEN_TIMEOUT_MS);
       let opened = false;
       /** Set once the lane has stayed open SHORT_LIVED_MS: it works, and the failures in a row are over. */
@@ -75,6 +77,13 @@ export class TerminalLane {
       let proving: ReturnType<typeof setTimeout> | undefined;
       ws.onopen = () => {
         clearTimeout(timer);
+        if (abandoned) {
+          // The server may have taken it as open in time and sent the attach's replay on it (a page too
+          // busy to see it open within OPEN_TIMEOUT_MS): attach again, or the terminal stays blank.
+          ws.close(1000);
+          this.lostLater();
+          return;
+        }
         opened = true;
         proving = setTimeout(() => {
           proven = true;
@@ -100,11 +109,7 @@ export class TerminalLane {
         // never saw it open (a proxy that connects upstream, then fails the page): any lane of an attach
         // that closes lets the page attach again. Closed because the page's socket left: its reconnect
         // attaches again anyway.
-        if (current && !this.closed && !linkLeft) {
-          setTimeout(() => {
-            if (!this.closed) this.handlers.lost();
-          }, LaneTiming.LOST_WAIT_MS);
-        }
+        if (current && !this.closed && !linkLeft) this.lostLater();
       };
       // An error is followed by a close, which decides.
       ws.onerror = () => undefined;
@@ -130,6 +135,13 @@ export class TerminalLane {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(message);
     return true;
+  }
+
+  /** Attaches again after LOST_WAIT_MS (unless closed by then): when the whole link dropped, socket.io's reconnect does it first. */
+  private lostLater(): void {
+    setTimeout(() => {
+      if (!this.closed) this.handlers.lost();
+    }, LaneTiming.LOST_WAIT_MS);
   }
 
   private drop(): void {
