@@ -89,7 +89,10 @@ test.describe("the study room", () => {
       await expectTerminalToContain(page, "tutor>");
       // A page that comes late shows the session at its size with a cue; asking fits it to this window.
       const cue = page.getByTestId("terminal-cue");
-      // The cue may also go by itself a moment later (this page's own size arriving first): then there is nothing to click.
+      // The cue shows once the size has held for a moment (settled-cue.ts); the terminal may also fit
+      // this page by itself (its own size arriving first): then there is nothing to click.
+      const fitsHere = (g: Awaited<ReturnType<typeof geometry>>) => g.cols >= Math.floor((g.frameWidth - 24) / 9);
+      await expect.poll(async () => (await cue.isVisible()) || fitsHere(await geometry(page)), { timeout: 5_000 }).toBe(true);
       if (await cue.isVisible()) {
         await cue
           .getByRole("button", { name: "Fit to this screen" })
@@ -115,7 +118,7 @@ test.describe("the study room", () => {
       // The terminal keeps most of the window: on a laptop it is most of the height, and its columns
       // use the width it is given (about 8.4 px a column at 14 px).
       expect(g.frameBottom - g.frameTop, JSON.stringify(g)).toBeGreaterThan(g.innerHeight * (size.options.isMobile ? 0.45 : 0.7));
-      expect(g.cols, JSON.stringify(g)).toBeGreaterThanOrEqual(Math.floor((g.frameWidth - 24) / 9));
+      expect(fitsHere(g), JSON.stringify(g)).toBe(true);
       if (size.options.isMobile) {
         // The panel is a bottom sheet on a phone: closed until asked for, then over the room's foot.
         await expect(page.locator("#study-panel")).toBeHidden();

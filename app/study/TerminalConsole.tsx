@@ -22,7 +22,8 @@ import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
 import { PHONE_QUERY, supportPhone } from "./phone-support";
 import { swallowTerminalQueries } from "./terminal-queries";
-import { fitView, sizeCue } from "./terminal-fit";
+import { fitView, sizeCue, TerminalFitLimits } from "./terminal-fit";
+import { SettledCue } from "./settled-cue";
 import type { DeviceKind } from "@/server/transports/pty/resize-policy";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
@@ -103,6 +104,7 @@ export function TerminalConsole({
     const device = (): DeviceKind => (window.matchMedia(PHONE_QUERY).matches ? "phone" : "laptop");
     let sizedFor: DeviceKind | undefined;
     let fits: { cols: number; rows: number } | undefined;
+    const cueShown = new SettledCue(TerminalFitLimits.CUE_SETTLE_MS, setCue);
 
     // Scaled (or scrollable) to this page's width; the cue when the terminal is sized for another screen.
     const showFit = () => {
@@ -126,7 +128,7 @@ export function TerminalConsole({
       // Rows past the bottom (a phone) or columns past the edge (scroll mode): the host scrolls to them.
       xterm.style.height = view.scale < 1 ? "" : `${Math.max(naturalHeight, element.clientHeight)}px`;
       element.classList.toggle("terminal-host-scroll", view.scroll || (view.scale >= 1 && naturalHeight > element.clientHeight));
-      setCue(sizeCue({ cols: term.cols, rows: term.rows, fitCols: fits?.cols, fitRows: fits?.rows, sizedFor, device: device() }));
+      cueShown.set(sizeCue({ cols: term.cols, rows: term.rows, fitCols: fits?.cols, fitRows: fits?.rows, sizedFor, device: device() }));
     };
 
     /** Tells the server the size that would fit here; the terminal takes it only on the active device. */
@@ -296,6 +298,7 @@ export function TerminalConsole({
       socket.off("disconnect", onDisconnect);
       socket.emit("terminal:detach", { sessionId: id });
       standIn?.dispose();
+      cueShown.dispose();
       term.dispose();
     };
   }, [session.id, onEnded, keys]);

@@ -9,6 +9,8 @@ export const TerminalFitLimits = {
   PHONE_MIN_SCALE: 0.6,
   /** Below this scale on a larger screen: same reasoning, with a larger font to start from. */
   MIN_SCALE: 0.45,
+  /** How long the terminal must stay sized for another screen before the cue says so (ms; settled-cue.ts). */
+  CUE_SETTLE_MS: 800,
 } as const;
 
 export interface FitInput {
