@@ -352,3 +352,48 @@ test("a lane the page gave up on that opens late makes the page attach again, no
   stolen[0]?.close();
   await endSession();
 });
+
+test("keys typed and a size sent while the page attaches again after its lane dropped wait for the attach, not refused", async ({
+  page,
+  context,
+}) => {
+  const problems = await asPairedLaptop(page, context);
+  const lanes: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
+    ws.connectToServer();
+    lanes.push(ws);
+  });
+  // The page's socket.io connection, passed on, except that an attach after the drop is held 1.5 s: the
+  // window in which the page has seen its lane go and the server has not attached it again. Every
+  // refusal the server sends the page is counted.
+  let holdAttach = false;
+  const refusals: string[] = [];
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const upstream = ws.connectToServer();
+    ws.onMessage((message) => {
+      if (holdAttach && typeof message === "string" && message.includes('"terminal:attach"'))
+        setTimeout(() => upstream.send(message), 1_500);
+      else upstream.send(message);
+    });
+    upstream.onMessage((message) => {
+      if (typeof message === "string" && message.includes('"terminal:error"')) refusals.push(message);
+      ws.send(message);
+    });
+  });
+  await page.goto(`${server.url}/study`);
+  await startSessionFromPage(page, "keys while the lane drops");
+  await expectTerminalToContain(page, "tutor>");
+  expect(lanes).toHaveLength(1);
+
+  holdAttach = true;
+  await lanes[0]!.close({ code: 4999, reason: "dropped" });
+  // The page opens its next lane beside its next attach: it has seen the drop.
+  await expect.poll(() => lanes.length).toBe(2);
+  await typeInTerminal(page, "while it attaches\r");
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await expectTerminalToContain(page, "you said: while it attaches");
+  await expect(page.getByTestId("console-status")).toHaveText("live");
+  expect(refusals).toEqual([]);
+  expect(problems).toEqual([]);
+  await endSession();
+});

@@ -104,6 +104,12 @@ export function TerminalConsole({
     const device = (): DeviceKind => (window.matchMedia(PHONE_QUERY).matches ? "phone" : "laptop");
     let sizedFor: DeviceKind | undefined;
     let fits: { cols: number; rows: number } | undefined;
+    // Whether the server has this page's terminal attached: a size or a fit sent otherwise is refused
+    // ("not attached… reload"), so it waits for the attach, which sends the size anyway.
+    let attached = false;
+    // Claim the terminal's size once attached: typing before hydration, or "Fit to this screen" asked
+    // while the page attaches again.
+    let claimOnAttach = false;
     const cueShown = new SettledCue(TerminalFitLimits.CUE_SETTLE_MS, setCue);
 
     // Scaled (or scrollable) to this page's width; the cue when the terminal is sized for another screen.
@@ -142,13 +148,14 @@ export function TerminalConsole({
       if (proposed && Number.isFinite(proposed.cols) && Number.isFinite(proposed.rows)) {
         fits = { cols: Math.max(2, proposed.cols), rows: Math.max(1, proposed.rows) };
         const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
-        if (socket.connected) socket.emit("terminal:resize", { sessionId: id, ...fits, device: device(), dark });
+        if (socket.connected && attached) socket.emit("terminal:resize", { sessionId: id, ...fits, device: device(), dark });
       }
       showFit();
     };
     fitHere.current = () => {
       sendSize();
-      if (socket.connected) socket.emit("terminal:fit", { sessionId: id });
+      if (socket.connected && attached) socket.emit("terminal:fit", { sessionId: id });
+      else claimOnAttach = true;
     };
 
     const onFrame = (sessionId: string, frame: TerminalFrameView) => {
@@ -193,6 +200,7 @@ export function TerminalConsole({
         // again meanwhile: attach once more; if that fails too, say so rather than look live. Typing
         // waits for an attach either way.
         held.detached();
+        attached = false;
         if (retriedAttach) {
           setStatus(() => "error");
           setError(DETACHED_MESSAGE);
@@ -216,13 +224,18 @@ export function TerminalConsole({
     const early = takeEarlyKeys();
     held.block();
     void early.held.then((keys) => held.unblock(keys.map((data) => ({ data }))));
-    let claimEarlyTyping = early.typed;
-    const onDisconnect = () => held.detached();
+    claimOnAttach = early.typed;
+    const letGo = () => {
+      attached = false;
+      held.detached();
+    };
+    const onDisconnect = letGo;
     socket.on("disconnect", onDisconnect);
     socket.on("terminal:frame", onFrame);
     socket.on("terminal:error", onTerminalError);
-    // The lane closing under a live page (not with its socket): attach again, on a new lane.
-    const lane = new TerminalLane(id, { frame: (frame) => onFrame(id, frame), lost: () => attachment.reattach() });
+    // The lane closing under a live page (not with its socket): keys wait, and the page attaches again on
+    // a new lane (sent on the socket meanwhile, they would be refused and lost).
+    const lane = new TerminalLane(id, { frame: (frame) => onFrame(id, frame), dropped: letGo, lost: () => attachment.reattach() });
     let laneOpening: Promise<boolean> = Promise.resolve(false);
     const attachment = keepAttached(socket, {
       sessionId: id,
@@ -244,10 +257,11 @@ export function TerminalConsole({
         void opening.then(() => {
           if (!disposed && opening === laneOpening) held.attached();
         });
+        attached = true;
         sendSize();
         // Typing claims the terminal's size for its device (resize-policy.ts): so does typing before hydration.
-        if (claimEarlyTyping) socket.emit("terminal:fit", { sessionId: id });
-        claimEarlyTyping = false;
+        if (claimOnAttach) socket.emit("terminal:fit", { sessionId: id });
+        claimOnAttach = false;
       },
       setStatus,
       setError,

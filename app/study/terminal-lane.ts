@@ -25,6 +25,11 @@ export const LaneTiming = {
 
 export interface LaneHandlers {
   frame(frame: TerminalFrameView): void;
+  /**
+   * The lane the terminal was sent on closed (or was closed late, below): the server has let the
+   * terminal go, so keys must wait for the next attach. Called at once; `lost` follows.
+   */
+  dropped(): void;
   /** An open lane closed while its page's socket stayed: its terminal must be attached again. */
   lost(): void;
 }
@@ -81,6 +86,7 @@ export class TerminalLane {
           // The server may have taken it as open in time and sent the attach's replay on it (a page too
           // busy to see it open within OPEN_TIMEOUT_MS): attach again, or the terminal stays blank.
           ws.close(1000);
+          this.handlers.dropped();
           this.lostLater();
           return;
         }
@@ -109,7 +115,10 @@ export class TerminalLane {
         // never saw it open (a proxy that connects upstream, then fails the page): any lane of an attach
         // that closes lets the page attach again. Closed because the page's socket left: its reconnect
         // attaches again anyway.
-        if (current && !this.closed && !linkLeft) this.lostLater();
+        if (current && !this.closed && !linkLeft) {
+          this.handlers.dropped();
+          this.lostLater();
+        }
       };
       // An error is followed by a close, which decides.
       ws.onerror = () => undefined;

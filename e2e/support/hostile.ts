@@ -4,7 +4,7 @@ import { expect } from "@playwright/test";
 import http from "node:http";
 import https from "node:https";
 import type { StartedServer } from "./server";
-import { storedState, withDb } from "./db";
+import { KEEPER_COLUMNS, storedState, withDb } from "./db";
 import { connect, Viewer } from "./socket";
 
 export interface Reply {
@@ -44,10 +44,14 @@ export const json = (body: unknown, extra: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
-/** Everything stored: the learner's tables, the session folders, and the devices (not when last seen). */
+/**
+ * Everything stored: the learner's tables, the session folders, and the devices (not when last seen).
+ * Less what a live session's server writes of its own accord (KEEPER_COLUMNS): its heartbeat can land
+ * between two reads around a refused request.
+ */
 export function state(dataDir: string): string {
   const devices = withDb(dataDir, (db) => db.prepare("SELECT id, name, token_hash, created_at, revoked_at FROM devices ORDER BY id").all());
-  return JSON.stringify({ learner: storedState(dataDir), devices });
+  return JSON.stringify({ learner: storedState(dataDir, KEEPER_COLUMNS), devices });
 }
 
 export function tokenOf(link: string): string {
