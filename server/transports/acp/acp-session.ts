@@ -294,7 +294,9 @@ export class AcpSession {
     } catch (error) {
       this.kill();
       if (error instanceof AcpFailure) throw error;
-      // Only at start is the error output's tail sure to be about this refusal.
+      // Only at start is the error output's tail sure to be about this refusal. What the agent wrote
+      // there before refusing may still be on its way (another pipe): read until it closes.
+      await this.stderrClosed(ACP_LIMITS.STDERR_SETTLE_MS);
       const details = describeAgentError(error, this.profile.signInMethods, this.signInHint, this.stderrTail);
       throw new AcpFailure(`the agent refused to open a conversation: ${failureSentence(details)}`, details);
     } finally {
@@ -305,6 +307,21 @@ export class AcpSession {
   }
 
   private failWaiter: ((message: string) => void) | undefined;
+
+  /** Resolves once the agent's error output has closed (all it wrote is in stderrTail), or after `ms`. */
+  private stderrClosed(ms: number): Promise<void> {
+    const stderr = this.child.stderr!;
+    if (stderr.closed || stderr.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stderr.off("close", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stderr.once("close", done);
+    });
+  }
 
   /** A protocol fault: remember why, stop the agent; the exit listeners report it. */
   private fail(message: string): void {
