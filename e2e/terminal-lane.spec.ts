@@ -272,14 +272,19 @@ async function asPairedLaptop(page: Page, context: BrowserContext): Promise<stri
   return problems;
 }
 
-test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
-  const problems = await asPairedLaptop(page, context);
-  // Every lane the page opens goes through a route that passes it on, and can cut it.
+/** Every lane the page opens goes through a route that passes it on and keeps it (to cut it later). */
+async function passLanes(page: Page): Promise<WebSocketRoute[]> {
   const lanes: WebSocketRoute[] = [];
   await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
     ws.connectToServer();
     lanes.push(ws);
   });
+  return lanes;
+}
+
+test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
+  const problems = await asPairedLaptop(page, context);
+  const lanes = await passLanes(page);
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "a page on the lane");
   await expectTerminalToContain(page, "tutor>");
@@ -358,11 +363,7 @@ test("keys typed and a size sent while the page attaches again after its lane dr
   context,
 }) => {
   const problems = await asPairedLaptop(page, context);
-  const lanes: WebSocketRoute[] = [];
-  await page.routeWebSocket(/\/terminal-lane\?/, (ws) => {
-    ws.connectToServer();
-    lanes.push(ws);
-  });
+  const lanes = await passLanes(page);
   // The page's socket.io connection, passed on, except that an attach after the drop is held 1.5 s: the
   // window in which the page has seen its lane go and the server has not attached it again. Every
   // refusal the server sends the page is counted.

@@ -86,8 +86,7 @@ export class TerminalLane {
           // The server may have taken it as open in time and sent the attach's replay on it (a page too
           // busy to see it open within OPEN_TIMEOUT_MS): attach again, or the terminal stays blank.
           ws.close(1000);
-          this.handlers.dropped();
-          this.lostLater();
+          this.lost();
           return;
         }
         opened = true;
@@ -115,10 +114,7 @@ export class TerminalLane {
         // never saw it open (a proxy that connects upstream, then fails the page): any lane of an attach
         // that closes lets the page attach again. Closed because the page's socket left: its reconnect
         // attaches again anyway.
-        if (current && !this.closed && !linkLeft) {
-          this.handlers.dropped();
-          this.lostLater();
-        }
+        if (current && !this.closed && !linkLeft) this.lost();
       };
       // An error is followed by a close, which decides.
       ws.onerror = () => undefined;
@@ -146,8 +142,12 @@ export class TerminalLane {
     return true;
   }
 
-  /** Attaches again after LOST_WAIT_MS (unless closed by then): when the whole link dropped, socket.io's reconnect does it first. */
-  private lostLater(): void {
+  /**
+   * The lane the terminal used is gone: the page holds keys and sizes at once, and attaches again after
+   * LOST_WAIT_MS (unless closed by then): when the whole link dropped, socket.io's reconnect does it first.
+   */
+  private lost(): void {
+    this.handlers.dropped();
     setTimeout(() => {
       if (!this.closed) this.handlers.lost();
     }, LaneTiming.LOST_WAIT_MS);
