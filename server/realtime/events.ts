@@ -2,7 +2,7 @@
 // still validated on arrival (realtime/payloads.ts): types do not replace validation.
 import type { SessionStateView, SessionView } from "../sessions/session-view.ts";
 
-import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import type { DeviceKind } from "../transports/pty/resize-policy.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { StudyLiveView } from "../../common/study/study-view.ts";

@@ -4,7 +4,7 @@
 // service carries and the page's JSON.parse reads, all on the cores the page's parser needs; as bytes
 // it travels at its size and xterm.js parses UTF-8 as it is. A small chunk (an echo, a prompt) stays a
 // string: a binary packet is two WebSocket messages, which a keystroke's round trip would pay for.
-import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import type { OutputBytesFrame } from "./events.ts";
 
 export const OutputWire = {

@@ -4,7 +4,7 @@
 // Deflated in libuv's thread pool, at level 1: the wire is loopback or a LAN, so speed beats ratio.
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import type { PackedReplayFrame } from "./events.ts";
 
 const deflateRaw = promisify(zlib.deflateRaw);

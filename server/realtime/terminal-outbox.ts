@@ -4,7 +4,7 @@
 // and whatever comes after it waits for it. Output goes as it came: its way (a lane, the socket) encodes
 // it when it is sent (terminal-realtime.ts). Flow control is unaffected: the session counts a frame
 // when it hands it over, and the page acknowledges what it parsed.
-import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import type { PackedReplayFrame } from "./events.ts";
 
 /** What an outbox sends: the session's frames as they came, a replay packed when the page asked. */

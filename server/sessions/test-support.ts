@@ -12,7 +12,7 @@ import { openTestStorage } from "../db/test-storage.ts";
 import { loadSettings, type Settings } from "../config/settings.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import type { LiveTransport, TransportExit } from "../transports/live-transport.ts";
-import type { TerminalFrame } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import { SessionService } from "./session-service.ts";
 import type { Launch } from "./start-request.ts";
 

@@ -1,7 +1,8 @@
 // Who watches which session: terminal and chat viewers of the sessions this server runs, and the
 // browser viewers of CLI (tmux) sessions, which share one `tmux attach` pty per session. The
 // transport decides how a viewer attaches; nothing here branches on it.
-import type { TerminalFrame, TerminalSession } from "../transports/pty/terminal-session.ts";
+import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
+import type { TerminalSession } from "../transports/pty/terminal-session.ts";
 import type { AcpSession } from "../transports/acp/acp-session.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { ScreenPreview } from "../transports/pty/screen-preview.ts";

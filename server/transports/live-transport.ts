@@ -4,7 +4,7 @@
 import type { TerminalSession } from "./pty/terminal-session.ts";
 import type { AcpSession } from "./acp/acp-session.ts";
 import type { AcpEventRecord } from "./acp/acp-events.ts";
-import type { TerminalFrame } from "./pty/terminal-session.ts";
+import type { TerminalFrame } from "./pty/terminal-frames.ts";
 import type { ScreenPreview } from "./pty/screen-preview.ts";
 
 export interface TransportExit {

@@ -1,7 +1,8 @@
 // A TerminalSession as a LiveTransport: an agent in a pseudo-terminal (pty), or the shared
 // `tmux attach` pty of "Open in browser". A thin wrapper over TerminalSession's own API.
 import { tailLines, type LiveTransport, type TransportExit } from "../live-transport.ts";
-import { TerminalSession, type TerminalFrame, type TerminalSessionOptions } from "./terminal-session.ts";
+import type { TerminalFrame } from "./terminal-frames.ts";
+import { TerminalSession, type TerminalSessionOptions } from "./terminal-session.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 
 /** What node-pty's child prints when exec fails (the program is not runnable). */

@@ -1,7 +1,9 @@
 // One agent in a pty, watched by any number of viewers: numbers every output chunk, keeps the mirror
 // and a bounded replay ring, attaches viewers with one replay (or a resume), applies flow control and
-// the resize policy. Composes PtyProcess, MirrorThread and FlowController; knows nothing of sockets.
+// the resize policy. Composes PtyProcess, MirrorKeeper, FlowController and FlowPacer; knows nothing
+// of sockets.
 import { FlowController } from "./flow-control.ts";
+import { FlowPacer } from "./flow-pacer.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
 import {
   activeViewer,
@@ -11,33 +13,12 @@ import {
   type TerminalSize,
   type ViewerSizeFacts,
 } from "./resize-policy.ts";
-import { coloursOf } from "./terminal-colours.ts";
 import { MirrorThread } from "./mirror-thread.ts";
+import { MirrorKeeper, type MirrorFactory } from "./mirror-keeper.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
-import { foregroundGroupOf, ReplyGate } from "./reply-gate.ts";
-import { ReplayRing, type RingFrame } from "./replay-ring.ts";
-
-/** What a viewer receives, in order. Viewers ack the chars of `output` and `replay` data they have parsed. */
-export type TerminalFrame =
-  /** Output chunks and size changes, numbered (replay-ring.ts). */
-  | OutputFrame
-  /** The whole screen and scrollback as of chunk `seq` (0: before any output), taken at cols x rows. */
-  | { type: "replay"; seq: number; data: string; cols: number; rows: number; sizedFor?: DeviceKind }
-  /**
-   * The last frame a viewer gets when its replay could not be made (the mirror failed): it has been
-   * detached, and nothing more comes until it attaches again. Without it the page would look live.
-   */
-  | { type: "detached"; seq: number };
-
-/** What a viewer tells the session about its screen. */
-export interface ViewerScreen {
-  readonly cols: number;
-  readonly rows: number;
-  readonly device?: DeviceKind;
-  /** Its terminal's colour scheme: the mirror answers colour queries with the active device's. */
-  readonly dark?: boolean;
-}
+import { ReplayRing } from "./replay-ring.ts";
+import type { OutputFrame, TerminalBufferStats, TerminalFrame, ViewerScreen } from "./terminal-frames.ts";
 
 export const TerminalSessionLimits = {
   /**
@@ -49,11 +30,6 @@ export const TerminalSessionLimits = {
   REPLAY_BUFFER_MAX_CHUNKS: 20_000,
   /** Milliseconds between the SIGHUP of `kill()` and a SIGKILL if the program is still running. */
   KILL_GRACE_MS: 3_000,
-  /**
-   * Times a session's mirror is made again after its worker failed, rebuilt from the replay ring. A
-   * bound, since output that crashes the worker is in that ring and may crash the next one too.
-   */
-  MIRROR_RESTARTS: 2,
 } as const;
 
 export interface TerminalSessionOptions extends PtySpawnOptions {
@@ -65,28 +41,10 @@ export interface TerminalSessionOptions extends PtySpawnOptions {
   mirrorHeapMb?: number;
 }
 
-type MirrorFactory = (size: TerminalSize, log: (message: string) => void) => MirrorThread;
 const defaultMirror =
   (oldGenerationMb: number | undefined): MirrorFactory =>
   (size, log) =>
     new MirrorThread(size.cols, size.rows, { log, ...(oldGenerationMb ? { oldGenerationMb } : {}) });
-
-/** What the session holds in memory for output right now (for tests, health and benchmarks). */
-export interface TerminalBufferStats {
-  /** Chars of output in the replay ring. */
-  replayBufferChars: number;
-  /** Chars written to the mirror and not yet parsed. */
-  mirrorPendingChars: number;
-  /** Chars sent (or queued) to viewers and not yet acknowledged, replays included, summed over viewers. */
-  viewerUnackedChars: number;
-  /** Output paused because a consumer is behind. */
-  paused: boolean;
-  /** Viewers currently stalled (see flow-control.ts). */
-  stalledViewers: string[];
-}
-
-/** An output chunk or a size change, numbered as viewers get it: what output listeners see. */
-export type OutputFrame = RingFrame;
 
 interface Viewer {
   readonly id: string;
@@ -106,8 +64,7 @@ const viewerKey = (viewerId: string) => `viewer:${viewerId}`;
 export class TerminalSession {
   readonly pid: number;
   private readonly flow = new FlowController();
-  /** Holds back the mirror's answers to queries from a program that has finished (reply-gate.ts). */
-  private readonly replyGate: ReplyGate;
+  private readonly pacer: FlowPacer;
   private readonly viewers = new Map<string, Viewer>();
   private readonly ring = new ReplayRing({
     maxChars: TerminalSessionLimits.REPLAY_BUFFER_CHARS,
@@ -120,30 +77,33 @@ export class TerminalSession {
   /** Some viewer has claimed the size: later size reports alone no longer resize (resize-policy.ts). */
   private claimed = false;
   private sizedFor: DeviceKind | undefined;
-  private dark: boolean | undefined;
   /** Output listeners (onOutput): the recorder, the notifier's terminal watch. */
   private readonly outputListeners = new Set<(frame: OutputFrame) => void>();
-  private stallTimer: NodeJS.Timeout | undefined;
-  private stallTimerDue = 0;
   private killTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly exited = new ExitLatch<PtyExit>();
   private readonly subscriptions: Disposable[];
-
-  private mirror: MirrorThread;
-  private mirrorRestarts = 0;
+  private readonly mirror: MirrorKeeper;
 
   private constructor(
     private readonly pty: PtyProcess,
-    private readonly makeMirror: MirrorFactory,
+    makeMirror: MirrorFactory,
     size: TerminalSize,
     private readonly log: (message: string) => void,
   ) {
     this.pid = pty.pid;
     this.size = size;
     this.flow.add(MIRROR, { required: true });
-    this.replyGate = new ReplyGate(() => foregroundGroupOf(pty.pid));
-    this.mirror = this.adopt(makeMirror(size, log));
+    this.pacer = new FlowPacer(this.flow, pty, () => !this.disposed && !this.exited.value);
+    this.mirror = new MirrorKeeper({
+      make: makeMirror,
+      log,
+      pid: pty.pid,
+      answer: (data) => this.pty.write(data),
+      listening: () => !this.disposed && !this.exited.value,
+      size: () => this.size,
+      recent: () => this.ring.all(),
+    });
     this.subscriptions = [pty.onData((data) => this.handleOutput(data)), pty.onExit((exit) => this.handleExit(exit))];
   }
 
@@ -229,7 +189,7 @@ export class TerminalSession {
     if (sinceSeq !== undefined && this.ring.canResumeFrom(sinceSeq, this.seq)) {
       viewer.state = "live";
       for (const frame of this.ring.after(sinceSeq)) this.deliver(viewer, frame);
-      this.updateFlow();
+      this.pacer.update();
       return { replayed: Promise.resolve() };
     }
     const replayed = this.sync(viewer).catch((error: unknown) => {
@@ -243,7 +203,7 @@ export class TerminalSession {
     if (!this.viewers.delete(viewerId)) return;
     this.flow.remove(viewerKey(viewerId));
     this.applySizePolicy();
-    this.updateFlow();
+    this.pacer.update();
     // The last viewer left (a reload, a dropped phone): it is likely back soon, and nobody is typing
     // now. Take the preview the reloaded page is rendered with, then the snapshot it attaches to, while
     // nobody waits for them; the mirror keeps both until the screen changes.
@@ -292,7 +252,7 @@ export class TerminalSession {
       // A stalled viewer caught up: what it missed is gone, so it gets a fresh snapshot.
       void this.sync(viewer).catch((error: unknown) => this.replayFailed(viewer, error));
     }
-    this.updateFlow();
+    this.pacer.update();
   }
 
   /**
@@ -338,7 +298,7 @@ export class TerminalSession {
     this.disposed = true;
     this.viewers.clear();
     this.exited.clear();
-    this.clearStallTimer();
+    this.pacer.stop();
     this.mirror.dispose();
     this.ring.clear();
     if (this.exited.value) {
@@ -358,19 +318,18 @@ export class TerminalSession {
     // Viewers first: an echo is on its way to the page before the listeners (recorder, notifier) run.
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
     this.emitFrame(frame);
-    this.replyGate.sawOutput(data);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
       this.flow.acked(MIRROR, data.length);
-      this.updateFlow();
+      this.pacer.update();
     });
-    this.updateFlow();
+    this.pacer.update();
   }
 
   private handleExit(exit: PtyExit): void {
     if (this.killTimer) clearTimeout(this.killTimer);
     this.killTimer = undefined;
-    this.clearStallTimer();
+    this.pacer.stop();
     // Disposed already: nobody is listening any more; only let go of the pty.
     this.exited.fire(exit, !this.disposed);
     if (this.disposed) {
@@ -423,49 +382,7 @@ export class TerminalSession {
       if (this.viewers.get(viewer.id) !== viewer) return;
       this.send(viewer, frame);
     }
-    this.updateFlow();
-  }
-
-  private adopt(mirror: MirrorThread): MirrorThread {
-    mirror.onReply = (data) => {
-      // The mirror's answer to a query in the output: the program's input, and nobody's activity.
-      if (this.disposed || this.exited.value || mirror !== this.mirror) return;
-      if (this.replyGate.admits()) this.pty.write(data);
-      else this.log(`Dropped a terminal answer that came after the program that asked had finished (${JSON.stringify(data)})`);
-    };
-    mirror.onFailure = (reason) => this.restartMirror(mirror, reason);
-    if (this.dark !== undefined) mirror.setColours(coloursOf(this.dark));
-    return mirror;
-  }
-
-  /**
-   * The mirror's worker failed: without a mirror no page can be shown the terminal again. A new one is
-   * made and given the output still in the replay ring (up to REPLAY_BUFFER_CHARS), which brings back
-   * the screen and the recent scrollback; older scrollback is lost. Its answers to queries in that old
-   * output are not sent (the program asked long ago).
-   */
-  private restartMirror(failed: MirrorThread, reason: string): void {
-    if (this.disposed || failed !== this.mirror) return;
-    if (this.mirrorRestarts >= TerminalSessionLimits.MIRROR_RESTARTS) {
-      this.log(`The terminal's mirror failed again (${reason}); not made again: pages can no longer be shown this terminal`);
-      return;
-    }
-    this.mirrorRestarts++;
-    this.log(`The terminal's mirror failed (${reason}); made it again from the last ${this.ring.chars} chars of output`);
-    const mirror = this.adopt(this.makeMirror(this.size, this.log));
-    const replies = mirror.onReply;
-    mirror.onReply = undefined;
-    for (const frame of this.ring.all()) {
-      if (frame.type === "output") mirror.write(frame.data);
-      else mirror.resize(frame.cols, frame.rows);
-    }
-    if (mirror.cols !== this.size.cols || mirror.rows !== this.size.rows) mirror.resize(this.size.cols, this.size.rows);
-    void mirror.preview().then(
-      () => (mirror.onReply = replies), // from here on, answers are to new output
-      () => undefined,
-    );
-    failed.dispose();
-    this.mirror = mirror;
+    this.pacer.update();
   }
 
   /**
@@ -515,10 +432,7 @@ export class TerminalSession {
     const active = activeViewer(facts, this.claimed ? this.clock : undefined);
     const screen = active ? this.viewers.get(active.viewerId)?.screen : undefined;
     if (!screen) return; // nobody active: everything stays as it is
-    if (screen.dark !== undefined && screen.dark !== this.dark) {
-      this.dark = screen.dark;
-      this.mirror.setColours(coloursOf(screen.dark));
-    }
+    if (screen.dark !== undefined) this.mirror.setDark(screen.dark);
     const next = clampTerminalSize(screen);
     const sizedFor = screen.device ?? this.sizedFor;
     if (next.cols === this.size.cols && next.rows === this.size.rows && sizedFor === this.sizedFor) return;
@@ -530,34 +444,5 @@ export class TerminalSession {
     this.ring.push(frame);
     this.emitFrame(frame);
     for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
-  }
-
-  private updateFlow(): void {
-    if (this.disposed || this.exited.value) return;
-    if (!this.pty.paused && this.flow.shouldPause()) this.pty.pause();
-    else if (this.pty.paused && this.flow.shouldResume()) this.pty.resume();
-    this.scheduleStallCheck();
-  }
-
-  /** While paused nothing else happens: wake up when a silent viewer is due to be stalled. */
-  private scheduleStallCheck(): void {
-    const wait = this.pty.paused ? this.flow.msUntilNextStall() : undefined;
-    if (wait === undefined) {
-      this.clearStallTimer();
-      return;
-    }
-    const due = Date.now() + wait;
-    if (this.stallTimer && this.stallTimerDue <= due) return;
-    this.clearStallTimer();
-    this.stallTimerDue = due;
-    this.stallTimer = setTimeout(() => {
-      this.stallTimer = undefined;
-      this.updateFlow();
-    }, wait + 1);
-  }
-
-  private clearStallTimer(): void {
-    if (this.stallTimer) clearTimeout(this.stallTimer);
-    this.stallTimer = undefined;
   }
 }

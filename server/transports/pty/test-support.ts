@@ -3,7 +3,8 @@
 // silent device. Used by the *.test.ts files beside it; not part of the server.
 import path from "node:path";
 import headless from "@xterm/headless";
-import type { TerminalFrame, TerminalSession } from "./terminal-session.ts";
+import type { TerminalFrame } from "./terminal-frames.ts";
+import type { TerminalSession } from "./terminal-session.ts";
 
 const { Terminal } = headless;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
