@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test, expect, type BrowserContextOptions, type Page } from "@playwright/test";
 import { startServer, type StartedServer } from "./support/server";
-import { hydrated, open } from "./support/page";
+import { hydrated, open, watchProblems } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 /** Playwright key names, and the bytes xterm.js sends for each in its default modes. */
@@ -93,9 +93,7 @@ test.describe("typing before the page's scripts run", () => {
     }) => {
       const context = await browser.newContext(options);
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-      page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+      const problems = watchProblems(page);
       const file = await recording(page, "early keys", `keys-${name.replace(/\W/g, "-")}.jsonl`);
       // Reloaded with every script chunk held back: React cannot hydrate, the console cannot exist.
       const release = await holdScripts(page);

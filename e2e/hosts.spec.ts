@@ -2,6 +2,7 @@
 // sharing ONE real PostgreSQL started by the test (server/db/test-postgres.ts). Real processes,
 // killed for real, cut off from the database by a TCP proxy the test controls.
 import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { watchProblems } from "./support/page";
 import pg from "pg";
 import { startServer, tutorsOf, type StartedServer } from "./support/server";
 import { postgresAvailable, testPostgresUrl } from "../server/db/test-postgres.ts";
@@ -60,14 +61,7 @@ async function startOn(request: APIRequestContext, server: StartedServer): Promi
   return (await started.json()).session.id as string;
 }
 
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  return errors;
-}
+const collectErrors = (page: Page): string[] => watchProblems(page);
 
 test("a session started on A is live on B with A's link; End on B stops A's agent", async ({ page, request }) => {
   const url = await testPostgresUrl();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { test, expect, type Page } from "@playwright/test";
 import { makeDataDir, ROOT, startServer, type StartedServer } from "./support/server";
 import { connect, Viewer } from "./support/socket";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 
 const SHELL = { shell: { label: "Shell", command: "/bin/bash", args: ["--norc", "--noprofile", "-i"] } };
 const SIZES = [
@@ -19,15 +19,7 @@ let id: string;
 /** Seconds into the recording at which the word was on screen (from the search). */
 let wordAt: number;
 
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    // The browser asks for /favicon.ico by itself; StudyLoop has none (not this page's doing).
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  return errors;
-}
+const watchErrors = (page: Page): string[] => watchProblems(page);
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);

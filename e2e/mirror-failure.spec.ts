@@ -4,7 +4,7 @@
 // screen would at the default limit. After two rebuilds from recent output the server stops making it.
 import { test, expect } from "@playwright/test";
 import { testServer } from "./support/test-server";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 const GIVEN_UP = "not made again";
@@ -13,9 +13,7 @@ test.describe("a terminal whose server copy fails", () => {
   const server = testServer({ env: { STUDYLOOP_MIRROR_HEAP_MB: "8" } });
 
   test("a page that loads after it says why it cannot show the terminal, and the session stays live", async ({ page, request }) => {
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+    const problems = watchProblems(page);
     const res = await request.post(`${server.url}/api/session/start`, { data: { topic: "mirror failure", energy: 5, agent: "tutor" } });
     expect(res.status(), await res.text()).toBe(201);
     await open(page, `${server.url}/study`);

@@ -10,7 +10,7 @@ import { test, expect, type BrowserContext, type Page } from "@playwright/test";
 import { makeDataDir, startServer, type StartedServer } from "./support/server";
 import { withDb } from "./support/db";
 import { connect, Viewer, type TestSocket } from "./support/socket";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { startNtfyServer, startPushEndpoint, vapidClaims, type PushEndpoint } from "./support/push-endpoint";
 
 type Shown = { title: string; tag?: string; link?: string };
@@ -93,11 +93,7 @@ test.describe("notifications", () => {
     await laptop.grantPermissions(["notifications"], { origin: server.url });
     await laptop.addInitScript(PAGE_INSTRUMENTS);
     page = await laptop.newPage();
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => {
-      // The app has no favicon (not this spec's concern); every other console error fails the test.
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
-    });
+    watchProblems(page, {}, errors);
   });
 
   test.afterAll(async () => {
@@ -470,10 +466,7 @@ test.describe("a session nobody watches", () => {
     request,
   }) => {
     const page = await laptop.newPage();
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()} ${m.location().url}`);
-    });
+    watchProblems(page, {}, errors);
     await open(page, `${server.url}/devices`);
     const section = page.getByTestId("notification-settings");
     await section.getByRole("button", { name: "Turn on system notifications" }).click();

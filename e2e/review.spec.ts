@@ -3,14 +3,14 @@
 // dates follow FSRS (ts-fsrs run directly on the stored history); the next session on the topic opens
 // with the due cards in a warm-up and in TUTOR.md; the export reads back as Anki's text format; the
 // summary offers a card per struggle without one; bad input gets a sentence and stores nothing.
-import { test, expect, type Browser, type Page } from "@playwright/test";
+import { test, expect, type Browser, type ConsoleMessage, type Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { createEmptyCard, fsrs, generatorParameters, type Grade } from "ts-fsrs";
 import { startServer, type StartedServer } from "./support/server";
 import { withDb } from "./support/db";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 interface Size {
@@ -31,17 +31,10 @@ const NOT_THE_PAGES = ["/favicon.ico"];
 async function newPage(browser: Browser, size: Size): Promise<Page> {
   const context = await browser.newContext({ viewport: size.viewport, isMobile: size.mobile, hasTouch: size.mobile });
   const page = await context.newPage();
-  page.on("pageerror", (error) => problems.push(`${size.name} page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() !== "error") return;
-    const where = message.location().url;
-    if (
-      /^Failed to load resource/.test(message.text()) &&
-      [...refusedOnPurpose, ...NOT_THE_PAGES].includes(new URL(where, "http://x").pathname)
-    )
-      return;
-    problems.push(`${size.name} console error: ${message.text()} (${where})`);
-  });
+  const onPurpose = (message: ConsoleMessage) =>
+    /^Failed to load resource/.test(message.text()) &&
+    [...refusedOnPurpose, ...NOT_THE_PAGES].includes(new URL(message.location().url, "http://x").pathname);
+  watchProblems(page, { label: size.name, expected: onPurpose }, problems);
   return page;
 }
 

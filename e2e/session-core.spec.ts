@@ -7,7 +7,7 @@ import path from "node:path";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { makeDataDir, startServer, TEST_TUTOR, type StartedServer } from "./support/server";
 import { sessionRow, withDb } from "./support/db";
-import { hydrated } from "./support/page";
+import { hydrated, watchProblems } from "./support/page";
 import { expectTerminalToContain } from "./support/terminal";
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
@@ -19,12 +19,8 @@ const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" }
  * are not the page's: no script can prevent them, and they are what "the server is away" looks like.
  */
 function watch(page: Page, problems: string[], name: string): void {
-  page.on("pageerror", (error) => problems.push(`${name}: page error: ${error.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() !== "error") return;
-    if (/net::ERR_|WebSocket connection to .* failed|Failed to load resource/i.test(msg.text())) return;
-    problems.push(`${name}: console error: ${msg.text()}`);
-  });
+  const awayServer = /net::ERR_|WebSocket connection to .* failed|Failed to load resource/i;
+  watchProblems(page, { label: name, expected: (msg) => awayServer.test(msg.text()) }, problems);
 }
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -3,7 +3,7 @@
 import { test, expect } from "@playwright/test";
 import { makeDataDir } from "./support/server";
 import { testServer } from "./support/test-server";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { expectTerminalToContain } from "./support/terminal";
 
 const server = testServer({
@@ -11,9 +11,7 @@ const server = testServer({
 });
 
 test("a blank terminal says the agent has not drawn yet, until it does", async ({ page, request }) => {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+  const problems = watchProblems(page);
   const res = await request.post(`${server.url}/api/session/start`, { data: { topic: "slow start", energy: 5, agent: "slow" } });
   expect(res.status(), await res.text()).toBe(201);
   await open(page, `${server.url}/study`);

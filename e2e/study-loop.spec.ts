@@ -7,7 +7,7 @@ import path from "node:path";
 import { ROOT, startServer, type StartedServer } from "./support/server";
 import { testServer } from "./support/test-server";
 import { storedState, withDb } from "./support/db";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { connect, Viewer } from "./support/socket";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
@@ -296,11 +296,7 @@ test.describe("the study loop", () => {
       }
       await request.post(`${server.url}/api/session/end`);
       const page = await newPage(browser, size);
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(`console: ${m.text()}`);
-      });
+      const errors = watchProblems(page);
       await open(page, `${server.url}/parking`);
       const pending = page.locator('[data-group="pending"]');
       const mine = pending.locator("li", { hasText: new RegExp(`long lot thought \\d+ \\(${size.name}\\)`) });

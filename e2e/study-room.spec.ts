@@ -7,7 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { makeDataDir, startServer, type StartedServer } from "./support/server";
 import { testServer } from "./support/test-server";
 import { withDb } from "./support/db";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { expectTerminalToContain, terminalText, typeInTerminal } from "./support/terminal";
 
 interface Size {
@@ -27,12 +27,9 @@ const PHONE = SIZES[2]!;
 async function watchedPage(browser: Browser, size: Size): Promise<{ page: Page; check: () => void }> {
   const context = await browser.newContext(size.options);
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (msg) => {
+  const problems = watchProblems(page, {
     // The 404 page's own status is logged by the browser: that one is expected.
-    const expected404 = /status of 404/.test(msg.text()) && /\/no-such-page$/.test(msg.location().url);
-    if (msg.type() === "error" && !expected404) problems.push(`console error: ${msg.text()} (${msg.location().url})`);
+    expected: (msg) => /status of 404/.test(msg.text()) && /\/no-such-page$/.test(msg.location().url),
   });
   return { page, check: () => expect(problems, "page and console errors").toEqual([]) };
 }

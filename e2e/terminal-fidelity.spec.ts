@@ -3,6 +3,7 @@
 // a terminal that saw the whole stream (a socket viewer in the test process, into a headless xterm);
 // a terminal query gets exactly one answer with 0, 1 or 2 pages open; a reload never resizes the pty.
 import { test, expect, type Browser, type Page } from "@playwright/test";
+import { watchProblems } from "./support/page";
 import headless from "@xterm/headless";
 import { startServer, type StartedServer } from "./support/server";
 import { connect, type TestSocket } from "./support/socket";
@@ -66,14 +67,7 @@ class ReferenceViewer {
   }
 }
 
-function watchErrors(page: Page, errors: string[]): void {
-  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
-  page.on("console", (message) => {
-    // The browser asks for /favicon.ico on its own; there is none.
-    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico"))
-      errors.push(`${message.location().url}: ${message.text()}`);
-  });
-}
+const watchErrors = (page: Page, errors: string[]): void => void watchProblems(page, {}, errors);
 
 async function openPhone(browser: Browser, errors: string[]): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });

@@ -3,6 +3,7 @@
 // asked; keys on the lane reach the agent; a lane is refused for another socket, another device or
 // another origin, and changes nothing; closing it lets its terminal go; it closes with its socket.
 import { test, expect, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
+import { watchProblems } from "./support/page";
 import fs from "node:fs";
 import WebSocket from "ws";
 import { decodeLaneFrame, encodeLaneMessage, laneUrl, LaneClose } from "../common/terminal/lane-codec";
@@ -266,10 +267,7 @@ test("a lane that acks everything and never reads is cut past the bound; its pag
 async function asPairedLaptop(page: Page, context: BrowserContext): Promise<string[]> {
   const [name, value] = laptop.split("=");
   await context.addCookies([{ name: name!, value: value!, url: server.url }]);
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
-  return problems;
+  return watchProblems(page);
 }
 
 /** Every lane the page opens goes through a route that passes it on and keeps it (to cut it later). */

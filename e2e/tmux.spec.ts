@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ROOT, makeDataDir, startServer, type StartedServer } from "./support/server";
 import { sessionRow, withDb } from "./support/db";
-import { open } from "./support/page";
+import { open, watchProblems } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
 const SOCKET = `studyloop-e2e-${process.pid}`;
@@ -133,11 +133,7 @@ test("the agent in tmux parks a thought and marks a win with no server involved;
 });
 
 test("a CLI session is recorded: its page plays it with the tutor's marker, and search jumps there", async ({ page, request }) => {
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console: ${m.text()}`);
-  });
+  const errors = watchProblems(page);
   expect(studyloop(["study", "recorded in tmux", "--agent", "tutor", "--detach", "--data-dir", dataDir]).status).toBe(0);
   const row = openRow(dataDir);
   const cast = () => fs.readFileSync(path.join(dataDir, "sessions", String(row.id), "session.cast"), "utf8");

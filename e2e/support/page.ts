@@ -1,5 +1,5 @@
 // Page helpers shared by the specs.
-import type { Page } from "@playwright/test";
+import type { ConsoleMessage, Page } from "@playwright/test";
 
 /** Opens a page and waits until React has hydrated it (app/components/HydrationMarker.tsx). */
 export async function open(page: Page, url: string): Promise<void> {
@@ -9,4 +9,29 @@ export async function open(page: Page, url: string): Promise<void> {
 
 export async function hydrated(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+export interface ProblemWatch {
+  /** Put before each problem: the device's name when several pages share one list. */
+  readonly label?: string;
+  /** A console error the test causes on purpose (a refused request, the 404 page's own status): not counted. */
+  readonly expected?: (message: ConsoleMessage) => boolean;
+  /** Also count Content Security Policy refusals, which Chromium may log as warnings. */
+  readonly csp?: boolean;
+}
+
+/**
+ * Collects what says the page is broken into `problems` (returned): every uncaught page error and every
+ * console error. The browser's own request for /favicon.ico is not the page's doing and never counts.
+ */
+export function watchProblems(page: Page, watch: ProblemWatch = {}, problems: string[] = []): string[] {
+  const label = watch.label ? `${watch.label}: ` : "";
+  page.on("pageerror", (error) => problems.push(`${label}page error: ${error.message}`));
+  page.on("console", (message) => {
+    const where = message.location().url;
+    if (where.endsWith("/favicon.ico") || watch.expected?.(message)) return;
+    const refused = watch.csp === true && /Content Security Policy|Refused to/i.test(message.text());
+    if (message.type() === "error" || refused) problems.push(`${label}console ${message.type()}: ${message.text()} (${where})`);
+  });
+  return problems;
 }
