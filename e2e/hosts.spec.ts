@@ -2,8 +2,8 @@
 // sharing ONE real PostgreSQL started by the test (server/db/test-postgres.ts). Real processes,
 // killed for real, cut off from the database by a TCP proxy the test controls.
 import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { watchProblems } from "./support/page";
 import pg from "pg";
+import { watchProblems } from "./support/page";
 import { startServer, tutorsOf, type StartedServer } from "./support/server";
 import { postgresAvailable, testPostgresUrl } from "../server/db/test-postgres.ts";
 import { startTcpProxy } from "../server/db/test-tcp-proxy.ts";

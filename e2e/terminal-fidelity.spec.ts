@@ -3,8 +3,8 @@
 // a terminal that saw the whole stream (a socket viewer in the test process, into a headless xterm);
 // a terminal query gets exactly one answer with 0, 1 or 2 pages open; a reload never resizes the pty.
 import { test, expect, type Browser, type Page } from "@playwright/test";
-import { watchProblems } from "./support/page";
 import headless from "@xterm/headless";
+import { watchProblems } from "./support/page";
 import { startServer, type StartedServer } from "./support/server";
 import { connect, type TestSocket } from "./support/socket";
 import {

@@ -3,7 +3,6 @@
 // asked; keys on the lane reach the agent; a lane is refused for another socket, another device or
 // another origin, and changes nothing; closing it lets its terminal go; it closes with its socket.
 import { test, expect, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
-import { watchProblems } from "./support/page";
 import fs from "node:fs";
 import WebSocket from "ws";
 import { decodeLaneFrame, encodeLaneMessage, laneUrl, LaneClose } from "../common/terminal/lane-codec";
@@ -12,6 +11,7 @@ import { startServer, type StartedServer } from "./support/server";
 import { json, pairWith, send, tokenOf } from "./support/hostile";
 import { connect, Viewer, type TestSocket } from "./support/socket";
 import { expectTerminalToContain, startSessionFromPage, typeInTerminal } from "./support/terminal";
+import { watchProblems, type ProblemWatch } from "./support/page";
 
 let server: StartedServer;
 let laptop: string;
@@ -264,10 +264,10 @@ test("a lane that acks everything and never reads is cut past the bound; its pag
 });
 
 /** The page as the paired laptop; the page's errors and console errors are collected into the list returned. */
-async function asPairedLaptop(page: Page, context: BrowserContext): Promise<string[]> {
+async function asPairedLaptop(page: Page, context: BrowserContext, watch: ProblemWatch = {}): Promise<string[]> {
   const [name, value] = laptop.split("=");
   await context.addCookies([{ name: name!, value: value!, url: server.url }]);
-  return watchProblems(page);
+  return watchProblems(page, watch);
 }
 
 /** Every lane the page opens goes through a route that passes it on and keeps it (to cut it later). */
@@ -320,14 +320,19 @@ test("a page whose lanes are closed as soon as they open gives up on them after 
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "a proxy that drops lanes");
   await expectTerminalToContain(page, "tutor>");
-  // The first lane and MAX_FAILED_OPENS - 1 more fail; then the page stops asking.
-  await expect.poll(() => lanes).toBe(3);
+  // The first lane and at most MAX_FAILED_OPENS - 1 more fail; then the page stops asking. (On a busy
+  // machine the page may not see a lane open before the proxy drops it: the server, told it never
+  // opened, sends on the socket, and the page does not attach again.)
+  await expect.poll(() => lanes).toBeGreaterThanOrEqual(1);
+  await page.waitForTimeout(3_000);
+  const settled = lanes;
+  expect(settled).toBeLessThanOrEqual(3);
   await page.waitForTimeout(1_500);
-  expect(lanes).toBe(3);
+  expect(lanes).toBe(settled);
   await expect(page.getByTestId("console-status")).toHaveText("live");
   await typeInTerminal(page, "without a lane\r");
   await expectTerminalToContain(page, "you said: without a lane");
-  expect(lanes).toBe(3);
+  expect(lanes).toBe(settled);
   expect(problems).toEqual([]);
   await endSession();
 });
@@ -393,6 +398,61 @@ test("keys typed and a size sent while the page attaches again after its lane dr
   await expectTerminalToContain(page, "you said: while it attaches");
   await expect(page.getByTestId("console-status")).toHaveText("live");
   expect(refusals).toEqual([]);
+  expect(problems).toEqual([]);
+  await endSession();
+});
+
+test("behind a proxy that refuses the lane's WebSocket, the page attaches once and types on socket.io", async ({ page, context }) => {
+  // The browser says so itself when a WebSocket is refused: that is the proxy's doing, not the page's.
+  const problems = await asPairedLaptop(page, context, {
+    expected: (msg) => /WebSocket connection to .*session=refused-.* failed/.test(msg.text()),
+  });
+  // Every lane's upgrade is answered with an HTTP error (here the server's 400 for a session id it cannot
+  // read), so it never opens: as behind a proxy that passes socket.io but refuses this WebSocket. Each
+  // replay the terminal is given resets it: counted.
+  await page.addInitScript(() => {
+    const Real = window.WebSocket;
+    window.WebSocket = class extends Real {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(String(url).replace("session=", "session=refused-"), protocols);
+      }
+    };
+    const counted = window as unknown as { __replays: number; __studyloopTerm?: { reset(): void } };
+    counted.__replays = 0;
+    let term: { reset(): void } | undefined;
+    Object.defineProperty(window, "__studyloopTerm", {
+      configurable: true,
+      get: () => term,
+      set: (next: { reset(): void }) => {
+        term = next;
+        const reset = next.reset.bind(next);
+        next.reset = () => {
+          counted.__replays++;
+          reset();
+        };
+      },
+    });
+  });
+  // The page's socket.io connection, passed on; its attach requests are counted.
+  let attaches = 0;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const upstream = ws.connectToServer();
+    ws.onMessage((message) => {
+      if (typeof message === "string" && message.includes('"terminal:attach"')) attaches++;
+      upstream.send(message);
+    });
+    upstream.onMessage((message) => ws.send(message));
+  });
+  await page.goto(`${server.url}/study`);
+  await startSessionFromPage(page, "no WebSockets for the lane");
+  await expectTerminalToContain(page, "tutor>");
+  await typeInTerminal(page, "over socket.io\r");
+  await expectTerminalToContain(page, "you said: over socket.io");
+  // Past the lane's wait and a reattach's delay: one attach and one replay, not one per refused lane.
+  await page.waitForTimeout(2_500);
+  expect(attaches).toBe(1);
+  expect(await page.evaluate(() => (window as unknown as { __replays: number }).__replays)).toBe(1);
+  await expect(page.getByTestId("console-status")).toHaveText("live");
   expect(problems).toEqual([]);
   await endSession();
 });

@@ -34,7 +34,7 @@ import { takeEarlyKeys } from "./early-handover";
 import { whenDrawn } from "./starting-hint";
 import { StartingHint } from "./StartingHint";
 import { TERMINAL_FRAME_ID } from "./terminal-frame-id";
-import { TerminalLane } from "./terminal-lane";
+import { attachAgainAfterLane, TerminalLane, type LaneOutcome } from "./terminal-lane";
 
 /** When the server could not send this page the terminal's screen (its "detached" frame). */
 const DETACHED_MESSAGE =
@@ -236,7 +236,7 @@ export function TerminalConsole({
     // The lane closing under a live page (not with its socket): keys wait, and the page attaches again on
     // a new lane (sent on the socket meanwhile, they would be refused and lost).
     const lane = new TerminalLane(id, { frame: (frame) => onFrame(id, frame), dropped: letGo, lost: () => attachment.reattach() });
-    let laneOpening: Promise<boolean> = Promise.resolve(false);
+    let laneOpening: Promise<LaneOutcome> = Promise.resolve("gave-up");
     const attachment = keepAttached(socket, {
       sessionId: id,
       request: (ack) => {
@@ -244,7 +244,7 @@ export function TerminalConsole({
         if (!socketId) return;
         // The lane opens beside the attach request: the server holds the frames until it is open.
         const wanted = lane.worthTrying();
-        laneOpening = wanted ? lane.open(socketId) : Promise.resolve(false);
+        laneOpening = wanted ? lane.open(socketId) : Promise.resolve("gave-up");
         socket.emit(
           "terminal:attach",
           { sessionId: id, packed: true, binary: true, lane: wanted, ...(lastSeq !== undefined ? { sinceSeq: lastSeq } : {}) },
@@ -254,8 +254,15 @@ export function TerminalConsole({
       onAttached: () => {
         // Keys go on the lane once it is open (on the socket if it did not open): never some on each.
         const opening = laneOpening;
-        void opening.then(() => {
-          if (!disposed && opening === laneOpening) held.attached();
+        void opening.then(async (outcome) => {
+          const current = () => !disposed && opening === laneOpening;
+          if (outcome === "never-opened" && current() && (await attachAgainAfterLane(socket, id))) {
+            if (!current()) return;
+            letGo();
+            attachment.reattach();
+            return;
+          }
+          if (current()) held.attached();
         });
         attached = true;
         sendSize();

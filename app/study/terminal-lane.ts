@@ -5,6 +5,7 @@
 // as before, and the next attach tries again (up to a few failures in a row).
 import type { TerminalFrameView } from "@/server/realtime/events";
 import { decodeLaneFrame, encodeLaneMessage, LaneClose, laneUrl } from "@/common/terminal/lane-codec";
+import type { StudySocket } from "../components/socket";
 
 export const LaneTiming = {
   /** How long the page waits for its lane to open before its keys go on socket.io instead (ms). */
@@ -22,6 +23,13 @@ export const LaneTiming = {
   /** A lane that closes sooner than this after opening (ms) counts as failed, not as a dropped link. */
   SHORT_LIVED_MS: 10_000,
 } as const;
+
+/**
+ * How an attempt to open the lane ended: open; closed before it ever opened (refused on the way, as by
+ * a proxy that does not pass WebSockets: the page asks the server whether its terminal went down it);
+ * or not open within OPEN_TIMEOUT_MS (the server sends on the socket by then).
+ */
+export type LaneOutcome = "open" | "never-opened" | "gave-up";
 
 export interface LaneHandlers {
   frame(frame: TerminalFrameView): void;
@@ -50,31 +58,31 @@ export class TerminalLane {
     return !this.closed && this.failedOpens < LaneTiming.MAX_FAILED_OPENS;
   }
 
-  /** Opens the lane for this socket.io connection (or keeps the open one): whether it is open. */
-  open(socketId: string): Promise<boolean> {
-    return this.opening(socketId).then((open) => {
+  /** Opens the lane for this socket.io connection (or keeps the open one): how that ended. */
+  open(socketId: string): Promise<LaneOutcome> {
+    return this.opening(socketId).then((outcome) => {
       // An open lane counts as working only once it has stayed open a while (see the close handler).
-      if (!open) this.failedOpens++;
-      return open;
+      if (outcome !== "open") this.failedOpens++;
+      return outcome;
     });
   }
 
-  private opening(socketId: string): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
-    if (this.ws?.readyState === WebSocket.OPEN && this.socketId === socketId) return Promise.resolve(true);
+  private opening(socketId: string): Promise<LaneOutcome> {
+    if (this.closed) return Promise.resolve("gave-up");
+    if (this.ws?.readyState === WebSocket.OPEN && this.socketId === socketId) return Promise.resolve("open");
     this.drop();
     const ws = new WebSocket(laneUrl(window.location.origin, socketId, this.sessionId));
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     this.socketId = socketId;
-    return new Promise<boolean>((resolve) => {
+    return new Promise<LaneOutcome>((resolve) => {
       /** Given up on before it opened: its keys go on the socket, and it is closed if it opens late. */
       let abandoned = false;
       const timer = setTimeout(() => {
         if (ws.readyState === WebSocket.OPEN) return;
         abandoned = true;
         if (this.ws === ws) this.ws = null;
-        resolve(false);
+        resolve("gave-up");
       }, LaneTiming.OPEN_TIMEOUT_MS);
       let opened = false;
       /** Set once the lane has stayed open SHORT_LIVED_MS: it works, and the failures in a row are over. */
@@ -94,7 +102,7 @@ export class TerminalLane {
           proven = true;
           if (this.ws === ws) this.failedOpens = 0;
         }, LaneTiming.SHORT_LIVED_MS);
-        resolve(this.ws === ws);
+        resolve(this.ws === ws ? "open" : "gave-up");
       };
       ws.onmessage = (event: MessageEvent<string | ArrayBuffer>) => {
         const frame = decodeLaneFrame(event.data);
@@ -104,17 +112,17 @@ export class TerminalLane {
         clearTimeout(timer);
         const current = this.ws === ws;
         if (current) this.ws = null;
-        resolve(false);
+        // Settles only an attempt still waiting (then, never opened); once open it has settled already.
+        resolve(current ? "never-opened" : "gave-up");
         clearTimeout(proving);
         const linkLeft = event.code === LaneClose.SOCKET_LEFT || event.code === LaneClose.REPLACED;
         // Dropped before it proved itself, and not with its page's socket: one failure more, so a proxy
         // that accepts lanes and closes them at once costs a few reattaches, not one every LOST_WAIT_MS.
         if (current && opened && !proven && !linkLeft) this.failedOpens++;
-        // The server may have taken the lane as open and sent the terminal on it even when this end
-        // never saw it open (a proxy that connects upstream, then fails the page): any lane of an attach
-        // that closes lets the page attach again. Closed because the page's socket left: its reconnect
-        // attaches again anyway.
-        if (current && !this.closed && !linkLeft) this.lost();
+        // An open lane of an attach that closes lets the page attach again. One that never opened is
+        // settled by the attach's own outcome ("never-opened": the server says whether the terminal went
+        // down it). Closed because the page's socket left: its reconnect attaches again anyway.
+        if (current && opened && !this.closed && !linkLeft) this.lost();
       };
       // An error is followed by a close, which decides.
       ws.onerror = () => undefined;
@@ -161,4 +169,19 @@ export class TerminalLane {
     if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close(1000);
     else if (ws.readyState === WebSocket.OPEN) ws.close(1000);
   }
+}
+
+/**
+ * An attach's lane never opened: asks the server whether the terminal must be attached again, which
+ * only the server knows (it went down a lane only that end saw open). No answer in OPEN_TIMEOUT_MS:
+ * attach again, to be safe.
+ */
+export function attachAgainAfterLane(socket: StudySocket, sessionId: string): Promise<boolean> {
+  return new Promise((resolve) =>
+    socket
+      .timeout(LaneTiming.OPEN_TIMEOUT_MS)
+      .emit("terminal:lane-failed", { sessionId }, (error: Error | null, result?: { ok: boolean; value?: { attachAgain: boolean } }) =>
+        resolve(error !== null || result?.ok !== true || result.value?.attachAgain !== false),
+      ),
+  );
 }

@@ -73,6 +73,12 @@ export interface ClientToServerEvents {
   "terminal:resize": (request: { sessionId: string; cols: number; rows: number; device?: DeviceKind; dark?: boolean }) => void;
   /** "Fit to this screen": this page becomes the active device and the terminal takes its size. */
   "terminal:fit": (request: { sessionId: string }) => void;
+  /**
+   * This page's terminal lane closed before it ever opened (a proxy that does not pass WebSockets). The
+   * server stops waiting for it and sends the terminal on the socket; `attachAgain` is true when the
+   * terminal had gone down a lane the server saw open and the page did not, and the page must attach again.
+   */
+  "terminal:lane-failed": (request: { sessionId: string }, ack: Ack<{ attachAgain: boolean }>) => void;
   /** Characters the page's xterm has parsed: the server's flow control waits for these. */
   "terminal:ack": (request: { sessionId: string; chars: number }) => void;
   /** Chat (ACP) sessions: every stored event after sinceSeq, then each new one. */

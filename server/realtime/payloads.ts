@@ -34,6 +34,8 @@ export const ResizeSchema = z
   .strict();
 /** terminal:fit: the page asks for the terminal to take its size. */
 export const FitSchema = z.object({ sessionId }).strict();
+/** terminal:lane-failed: the page's lane for this session closed before it ever opened. */
+export const LaneFailedSchema = z.object({ sessionId }).strict();
 export const AckSchema = z.object({ sessionId, chars: z.number().int().min(0).max(100_000_000) }).strict();
 
 export const PromptSchema = z

@@ -1,6 +1,7 @@
 // The lanes' keep-alive, on a real http server and a real WebSocket client: an open lane is pinged
 // while nothing else crosses it (so a proxy's idle timeout does not close it), and no longer once the
-// lanes are closed. The rest of the lanes' behaviour runs against a whole server in
+// lanes are closed. A page's word that its lane never opened ends an attach's wait, or cuts the lane
+// only this end saw open. The rest of the lanes' behaviour runs against a whole server in
 // e2e/terminal-lane.spec.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,13 +16,13 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function lanesOnServer(pingMs: number): Promise<{ lanes: TerminalLanes; origin: string }> {
+async function lanesOnServer(pingMs: number, closed: string[] = []): Promise<{ lanes: TerminalLanes; origin: string }> {
   const server = http.createServer((_req, res) => res.writeHead(404).end());
   const host: LaneHost = {
     socketRequest: (socketId) => (socketId === "page-socket" ? ({} as http.IncomingMessage) : undefined),
     input: () => undefined,
     ack: () => undefined,
-    closed: () => undefined,
+    closed: (socketId, sessionId) => void closed.push(`${socketId} ${sessionId}`),
   };
   const lanes = new TerminalLanes(host, {}, () => undefined, { ...LaneLimits, PING_MS: pingMs });
   server.on("upgrade", (req, socket, head) => {
@@ -61,5 +62,38 @@ describe("TerminalLanes keep-alive", () => {
   it("keeps the default interval under common proxies' idle timeouts", () => {
     // nginx's proxy_read_timeout defaults to 60 s; the lane must be pinged well within it.
     expect(LaneLimits.PING_MS).toBeLessThanOrEqual(30_000);
+  });
+});
+
+describe("TerminalLanes.neverOpened", () => {
+  it("ends an attach's wait for its lane at once: its frames go on the socket", async () => {
+    const { lanes } = await lanesOnServer(25_000);
+    const started = Date.now();
+    const open = lanes.whenOpen("page-socket", SESSION, 10_000);
+    lanes.neverOpened("page-socket", SESSION);
+    await expect(open).resolves.toBe(false);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("cuts a lane this end saw open and tells the host, which lets the terminal sent on it go", async () => {
+    const closed: string[] = [];
+    const { lanes, origin } = await lanesOnServer(25_000, closed);
+    const ws = await openLane(origin);
+    await expect.poll(() => lanes.has("page-socket", SESSION)).toBe(true);
+    lanes.neverOpened("page-socket", SESSION);
+    expect(lanes.has("page-socket", SESSION)).toBe(false);
+    expect(closed).toEqual([`page-socket ${SESSION}`]);
+    await new Promise((resolve) => ws.once("close", resolve));
+    // The lane's own close event does not tell the host a second time.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toHaveLength(1);
+  });
+
+  it("does nothing for a terminal with no lane and no wait", async () => {
+    const closed: string[] = [];
+    const { lanes } = await lanesOnServer(25_000, closed);
+    lanes.neverOpened("page-socket", SESSION);
+    expect(closed).toEqual([]);
+    await expect(lanes.whenOpen("page-socket", SESSION, 50)).resolves.toBe(false);
   });
 });

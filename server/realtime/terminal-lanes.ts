@@ -139,6 +139,28 @@ export class TerminalLanes {
     return true;
   }
 
+  /**
+   * The page says its lane for this session closed before it ever opened (a proxy without WebSockets).
+   * The page asks once its attach is acknowledged, so the attach is waiting for the lane (it goes on the
+   * socket now, not after OPEN_WAIT_MS) or has chosen. A lane this end did see open (a proxy that
+   * connected on, then failed the page) is cut, which lets the terminal sent on it go (LaneHost.closed).
+   */
+  neverOpened(socketId: string, sessionId: string): void {
+    const key = `${socketId} ${sessionId}`;
+    const waiters = this.waiting.get(key);
+    if (waiters) {
+      for (const done of [...waiters]) done(false);
+      return;
+    }
+    const lanes = this.lanes.get(socketId);
+    const ws = lanes?.get(sessionId);
+    if (!lanes || !ws) return;
+    lanes.delete(sessionId);
+    if (lanes.size === 0) this.lanes.delete(socketId);
+    ws.close(LaneClose.REPLACED, "Its page could not open it.");
+    this.host.closed(socketId, sessionId);
+  }
+
   /** The socket.io socket left: its lanes close with it. */
   closeSocket(socketId: string): void {
     const lanes = this.lanes.get(socketId);

@@ -8,7 +8,7 @@ import type { AttachRequest, ClientToServerEvents, InterServerEvents, ServerToCl
 import { outputOnWire } from "./output-wire.ts";
 import { TerminalOutbox } from "./terminal-outbox.ts";
 import { sendWithinBudget } from "./viewer-budget.ts";
-import { AckSchema, DetachSchema, FitSchema, InputSchema, ResizeSchema } from "./payloads.ts";
+import { AckSchema, DetachSchema, FitSchema, InputSchema, LaneFailedSchema, ResizeSchema } from "./payloads.ts";
 import { TerminalLanes, type LaneGate } from "./terminal-lanes.ts";
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -150,6 +150,17 @@ export function terminalRealtime(
     });
 
     socket.on("terminal:ack", (payload) => ack(socket, payload));
+
+    // The page's lane never opened: its terminal comes on the socket from here on. Attaching again is
+    // needed only if the terminal was let go, which it is when it had gone down a lane only this end saw.
+    socket.on("terminal:lane-failed", (payload, reply) => {
+      if (typeof reply !== "function") return;
+      const parsed = LaneFailedSchema.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, status: 400, error: "This request is not valid." });
+      const { sessionId } = parsed.data;
+      lanes.neverOpened(socket.id, sessionId);
+      reply({ ok: true, value: { attachAgain: sessions.viewer(sessionId, socket.id) === undefined } });
+    });
     socket.on("disconnect", () => lanes.closeSocket(socket.id));
   };
 
