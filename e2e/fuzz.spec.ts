@@ -68,7 +68,15 @@ for (const [method, path, keys] of BODY_ROUTES) {
   });
 }
 
-const PAYLOAD_EVENTS = ["terminal:attach", "acp:attach", "acp:prompt", "acp:cancel", "acp:permission", "study:watch"] as const;
+const PAYLOAD_EVENTS = [
+  "terminal:attach",
+  "terminal:lane-failed",
+  "acp:attach",
+  "acp:prompt",
+  "acp:cancel",
+  "acp:permission",
+  "study:watch",
+] as const;
 const FIRE_AND_FORGET = [
   "terminal:detach",
   "terminal:input",
