@@ -19,6 +19,7 @@ import type { ScreenPreview } from "./screen-preview.ts";
 import { ExitLatch } from "./exit-latch.ts";
 import { ReplayRing } from "./replay-ring.ts";
 import type { OutputFrame, TerminalBufferStats, TerminalFrame, ViewerScreen } from "./terminal-frames.ts";
+import { ViewerStreams, type Viewer } from "./viewer-streams.ts";
 
 export const TerminalSessionLimits = {
   /**
@@ -46,26 +47,13 @@ const defaultMirror =
   (size, log) =>
     new MirrorThread(size.cols, size.rows, { log, ...(oldGenerationMb ? { oldGenerationMb } : {}) });
 
-interface Viewer {
-  readonly id: string;
-  readonly send: (frame: TerminalFrame) => void;
-  /** `syncing`: a snapshot is being taken; frames produced meanwhile wait in `queued`. */
-  state: "syncing" | "live";
-  queued: OutputFrame[];
-  /** Live output was skipped while it was stalled: resync it with a replay once it catches up. */
-  missedOutput: boolean;
-  screen: ViewerScreen | undefined;
-  claimedAt: number | undefined;
-}
-
 const MIRROR = "mirror";
-const viewerKey = (viewerId: string) => `viewer:${viewerId}`;
 
 export class TerminalSession {
   readonly pid: number;
   private readonly flow = new FlowController();
   private readonly pacer: FlowPacer;
-  private readonly viewers = new Map<string, Viewer>();
+  private readonly viewers: ViewerStreams;
   private readonly ring = new ReplayRing({
     maxChars: TerminalSessionLimits.REPLAY_BUFFER_CHARS,
     maxFrames: TerminalSessionLimits.REPLAY_BUFFER_MAX_CHUNKS,
@@ -95,6 +83,16 @@ export class TerminalSession {
     this.size = size;
     this.flow.add(MIRROR, { required: true });
     this.pacer = new FlowPacer(this.flow, pty, () => !this.disposed && !this.exited.value);
+    this.viewers = new ViewerStreams({
+      flow: this.flow,
+      ring: this.ring,
+      snapshot: () => this.mirror.snapshot(),
+      seq: () => this.seq,
+      sizedFor: () => this.sizedFor,
+      paced: () => this.pacer.update(),
+      letGo: (viewerId) => this.detach(viewerId),
+      log,
+    });
     this.mirror = new MirrorKeeper({
       make: makeMirror,
       log,
@@ -138,18 +136,11 @@ export class TerminalSession {
   }
 
   bufferStats(): TerminalBufferStats {
-    let viewerUnackedChars = 0;
-    const stalledViewers: string[] = [];
-    for (const id of this.viewers.keys()) {
-      viewerUnackedChars += this.flow.outstandingChars(viewerKey(id));
-      if (this.flow.isStalled(viewerKey(id))) stalledViewers.push(id);
-    }
     return {
       replayBufferChars: this.ring.chars,
       mirrorPendingChars: this.mirror.pendingChars,
-      viewerUnackedChars,
       paused: this.pty.paused,
-      stalledViewers,
+      ...this.viewers.stats(),
     };
   }
 
@@ -172,36 +163,11 @@ export class TerminalSession {
   attachNow(viewerId: string, send: (msg: TerminalFrame) => void, opts: { sinceSeq?: number } = {}): { replayed: Promise<void> } {
     if (this.disposed) throw new Error(`Could not attach to the terminal of process ${this.pid}: it has been closed`);
     // Re-attaching replaces the viewer's stream (and its flow count) but keeps what the resize policy knows.
-    const previous = this.viewers.get(viewerId);
-    this.flow.remove(viewerKey(viewerId));
-    const viewer: Viewer = {
-      id: viewerId,
-      send,
-      state: "syncing",
-      queued: [],
-      missedOutput: false,
-      screen: previous?.screen,
-      claimedAt: previous?.claimedAt,
-    };
-    this.viewers.set(viewerId, viewer);
-    this.flow.add(viewerKey(viewerId));
-    const { sinceSeq } = opts;
-    if (sinceSeq !== undefined && this.ring.canResumeFrom(sinceSeq, this.seq)) {
-      viewer.state = "live";
-      for (const frame of this.ring.after(sinceSeq)) this.deliver(viewer, frame);
-      this.pacer.update();
-      return { replayed: Promise.resolve() };
-    }
-    const replayed = this.sync(viewer).catch((error: unknown) => {
-      this.replayFailed(viewer, error);
-      throw error;
-    });
-    return { replayed };
+    return this.viewers.attach(viewerId, send, opts.sinceSeq);
   }
 
   detach(viewerId: string): void {
-    if (!this.viewers.delete(viewerId)) return;
-    this.flow.remove(viewerKey(viewerId));
+    if (!this.viewers.remove(viewerId)) return;
     this.applySizePolicy();
     this.pacer.update();
     // The last viewer left (a reload, a dropped phone): it is likely back soon, and nobody is typing
@@ -245,14 +211,7 @@ export class TerminalSession {
 
   /** A viewer has parsed `chars` more chars of output/replay data. */
   ack(viewerId: string, chars: number): void {
-    const viewer = this.viewers.get(viewerId);
-    if (!viewer || this.disposed) return;
-    this.flow.acked(viewerKey(viewerId), chars);
-    if (viewer.missedOutput && viewer.state === "live" && !this.flow.isStalled(viewerKey(viewerId))) {
-      // A stalled viewer caught up: what it missed is gone, so it gets a fresh snapshot.
-      void this.sync(viewer).catch((error: unknown) => this.replayFailed(viewer, error));
-    }
-    this.pacer.update();
+    if (!this.disposed) this.viewers.acked(viewerId, chars);
   }
 
   /**
@@ -316,7 +275,7 @@ export class TerminalSession {
     const frame: OutputFrame = { type: "output", seq: ++this.seq, data };
     this.ring.push(frame);
     // Viewers first: an echo is on its way to the page before the listeners (recorder, notifier) run.
-    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+    this.viewers.deliver(frame);
     this.emitFrame(frame);
     this.flow.sent(MIRROR, data.length);
     this.mirror.write(data, () => {
@@ -335,73 +294,6 @@ export class TerminalSession {
     if (this.disposed) {
       for (const subscription of this.subscriptions) subscription.dispose();
       this.pty.dispose();
-    }
-  }
-
-  /** Sends a live frame to one viewer, or queues it while the viewer's snapshot is being taken. */
-  private deliver(viewer: Viewer, frame: OutputFrame): void {
-    const key = viewerKey(viewer.id);
-    const chars = frame.type === "output" ? frame.data.length : 0;
-    if (viewer.state === "syncing") {
-      // Counted now: a viewer whose snapshot is slow still holds the pty back instead of the queue growing.
-      viewer.queued.push(frame);
-      this.flow.sent(key, chars);
-      return;
-    }
-    if (frame.type === "output" && this.flow.isStalled(key)) {
-      viewer.missedOutput = true;
-      return;
-    }
-    this.flow.sent(key, chars);
-    this.send(viewer, frame);
-  }
-
-  /** Replays the mirror to a viewer: one snapshot of exactly chunks <= seq, then what came meanwhile. */
-  private async sync(viewer: Viewer): Promise<void> {
-    viewer.state = "syncing";
-    viewer.queued = [];
-    viewer.missedOutput = false;
-    const seq = this.seq;
-    // Queued on the mirror behind chunk `seq` and taken before chunk seq + 1 is parsed (terminal-mirror.ts).
-    const snapshot = await this.mirror.snapshot();
-    if (this.viewers.get(viewer.id) !== viewer || viewer.state !== "syncing") return; // detached or replaced
-    viewer.state = "live";
-    const queued = viewer.queued;
-    viewer.queued = [];
-    this.flow.sentReplay(viewerKey(viewer.id), snapshot.data.length);
-    const sizedFor = this.sizedFor;
-    this.send(viewer, {
-      type: "replay",
-      seq,
-      data: snapshot.data,
-      cols: snapshot.cols,
-      rows: snapshot.rows,
-      ...(sizedFor ? { sizedFor } : {}),
-    });
-    for (const frame of queued) {
-      if (this.viewers.get(viewer.id) !== viewer) return;
-      this.send(viewer, frame);
-    }
-    this.pacer.update();
-  }
-
-  /**
-   * A viewer whose replay could not be made would wait for it forever, its output queued: it is told,
-   * then detached (its page shows why and stops sending keys), and may attach again.
-   */
-  private replayFailed(viewer: Viewer, error: unknown): void {
-    if (this.disposed || this.viewers.get(viewer.id) !== viewer) return; // closed, left or replaced meanwhile
-    this.log(`Could not replay the terminal to viewer ${viewer.id}, detached it: ${String(error)}`);
-    this.send(viewer, { type: "detached", seq: this.seq });
-    if (this.viewers.get(viewer.id) === viewer) this.detach(viewer.id);
-  }
-
-  private send(viewer: Viewer, frame: TerminalFrame): void {
-    try {
-      viewer.send(frame);
-    } catch (error) {
-      this.log(`Viewer ${viewer.id} could not be sent terminal output and was detached: ${String(error)}`);
-      if (this.viewers.get(viewer.id) === viewer) this.detach(viewer.id);
     }
   }
 
@@ -424,7 +316,7 @@ export class TerminalSession {
   /** The active device's screen sets the size (and the colours queries are answered with). */
   private applySizePolicy(): void {
     if (this.disposed) return;
-    const facts: ViewerSizeFacts[] = [...this.viewers.values()].map((viewer) => ({
+    const facts: ViewerSizeFacts[] = [...this.viewers.all()].map((viewer) => ({
       viewerId: viewer.id,
       size: viewer.screen,
       claimedAt: viewer.claimedAt,
@@ -443,6 +335,6 @@ export class TerminalSession {
     const frame: OutputFrame = { type: "resize", seq: this.seq, cols: next.cols, rows: next.rows, ...(sizedFor ? { sizedFor } : {}) };
     this.ring.push(frame);
     this.emitFrame(frame);
-    for (const viewer of this.viewers.values()) this.deliver(viewer, frame);
+    this.viewers.deliver(frame);
   }
 }
