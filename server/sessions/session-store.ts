@@ -217,14 +217,10 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
             tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
           ]);
           const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
-          const summary = buildSummary({
-            startedAt: row.startedAt,
-            endedAt,
-            pausedMs: row.pausedMs,
-            pausedAt: row.pausedAt,
-            marks,
-            parked,
-          });
+          const summaryAt = (at: Date) =>
+            JSON.stringify(
+              buildSummary({ startedAt: row.startedAt, endedAt: at, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked }),
+            );
           const result = await tx.studySession.updateMany({
             where: {
               id: row.id,
@@ -246,16 +242,39 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
               endDetail: write.detail ?? null,
               liveSlot: null,
               ...(write.takeover ? { ownerGeneration: { increment: 1 } } : {}),
-              summary: JSON.stringify(summary),
+              summary: summaryAt(endedAt),
               ...(write.lastLines && write.lastLines.length > 0 ? { endOutput: JSON.stringify(write.lastLines) } : {}),
               ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
             },
           });
-          if (result.count === 1) await this.aggregates.sessionEnded(tx, row.id);
-          return result.count === 1;
+          if (result.count !== 1) return false;
+          if (write.takeover) await this.endNoEarlierThanLastBeat(tx, row.id, endedAt, summaryAt, Boolean(write.transcript));
+          await this.aggregates.sessionEnded(tx, row.id);
+          return true;
         }),
       retry,
     );
+  }
+
+  /**
+   * An orphan is ended at its last heartbeat as read; its owner may have written a later one before
+   * this end (a tmux wrapper beating as tmux went). The row is this transaction's now (no heartbeat
+   * of an ended row is taken, and none can commit past this write), so the end moves to that beat: no
+   * study time is lost, and the end is never before the last moment it was seen alive.
+   */
+  private async endNoEarlierThanLastBeat(
+    tx: Prisma.TransactionClient,
+    id: string,
+    endedAt: Date,
+    summaryAt: (at: Date) => string,
+    transcript: boolean,
+  ): Promise<void> {
+    const beat = (await tx.studySession.findUnique({ where: { id }, select: { heartbeatAt: true } }))?.heartbeatAt;
+    if (!beat || beat <= endedAt) return;
+    await tx.studySession.update({
+      where: { id },
+      data: { endedAt: beat, summary: summaryAt(beat), ...(transcript ? { transcriptAt: beat } : {}) },
+    });
   }
 
   /**
