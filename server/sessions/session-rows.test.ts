@@ -1,46 +1,25 @@
 // The state read's prepared statements must return exactly what Prisma returns for the same rows:
 // Prisma is the oracle here, on a real migrated SQLite file.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applyMigrations } from "../db/migrate.ts";
-import { openDatabase, openReadConnection, type Db, type ReadConnection } from "../db/client.ts";
-import { SessionStore } from "./session-store.ts";
+import { describe, expect, it } from "vitest";
+import { storeOnSqlite } from "./test-store.ts";
 import { normalizeStoredTime } from "./session-rows.ts";
 
-let tmp: string;
-let db: Db;
-let reads: ReadConnection;
-let store: SessionStore;
-
-beforeEach(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-rows-"));
-  const file = path.join(tmp, "studyloop.db");
-  applyMigrations(file);
-  db = openDatabase(file);
-  reads = openReadConnection(file);
-  store = new SessionStore(db, reads);
-});
-afterEach(async () => {
-  await db.$disconnect();
-  reads.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const sqlite = storeOnSqlite("studyloop-rows-");
 
 const base = { topic: "closures", energy: 6, agent: "claude", transport: "pty" };
-const oracleOpen = () => db.studySession.findMany({ where: { endedAt: null }, orderBy: { startedAt: "desc" }, omit: { transcript: true } });
+const oracleOpen = () =>
+  sqlite.db.studySession.findMany({ where: { endedAt: null }, orderBy: { startedAt: "desc" }, omit: { transcript: true } });
 const oracleLastEnded = () =>
-  db.studySession.findFirst({ where: { endedAt: { not: null } }, orderBy: { endedAt: "desc" }, omit: { transcript: true } });
+  sqlite.db.studySession.findFirst({ where: { endedAt: { not: null } }, orderBy: { endedAt: "desc" }, omit: { transcript: true } });
 
 describe("SessionStore reads by prepared statement", () => {
   it("return nothing from an empty table", async () => {
-    expect(await store.open()).toEqual([]);
-    expect(await store.lastEnded()).toBeNull();
+    expect(await sqlite.store.open()).toEqual([]);
+    expect(await sqlite.store.lastEnded()).toBeNull();
   });
 
   it("read an open row exactly as Prisma does, every column type included", async () => {
-    await db.studySession.create({
+    await sqlite.db.studySession.create({
       data: {
         ...base,
         id: "live-1",
@@ -62,7 +41,7 @@ describe("SessionStore reads by prepared statement", () => {
         transcriptAt: new Date("2026-11-29T10:04:00Z"),
       },
     });
-    const rows = await store.open();
+    const rows = await sqlite.store.open();
     expect(rows).toEqual(await oracleOpen());
     expect(rows[0]).not.toHaveProperty("transcript");
     expect(rows[0]!.attachedOnce).toBe(true);
@@ -71,7 +50,7 @@ describe("SessionStore reads by prepared statement", () => {
 
   it("pick the last ended row and the open ones like Prisma, nulls and false included", async () => {
     for (let i = 0; i < 5; i++) {
-      await db.studySession.create({
+      await sqlite.db.studySession.create({
         data: {
           ...base,
           id: `ended-${i}`,
@@ -84,34 +63,34 @@ describe("SessionStore reads by prepared statement", () => {
         },
       });
     }
-    await db.studySession.create({ data: { ...base, id: "starting-1", status: "starting", liveSlot: 1 } });
-    expect(await store.lastEnded()).toEqual(await oracleLastEnded());
-    expect((await store.lastEnded())!.id).toBe("ended-4");
-    expect((await store.lastEnded())!.attachedOnce).toBe(false);
-    expect(await store.open()).toEqual(await oracleOpen());
+    await sqlite.db.studySession.create({ data: { ...base, id: "starting-1", status: "starting", liveSlot: 1 } });
+    expect(await sqlite.store.lastEnded()).toEqual(await oracleLastEnded());
+    expect((await sqlite.store.lastEnded())!.id).toBe("ended-4");
+    expect((await sqlite.store.lastEnded())!.attachedOnce).toBe(false);
+    expect(await sqlite.store.open()).toEqual(await oracleOpen());
   });
 
   it("read times written by other programs (SQLite's CURRENT_TIMESTAMP, offsets) as Prisma does", async () => {
-    await db.$executeRawUnsafe(
+    await sqlite.db.$executeRawUnsafe(
       `INSERT INTO study_sessions (id, topic, energy, agent, transport, status, ended_at, heartbeat_at, paused_at, transcript_at, last_viewer_at)
        VALUES ('raw-1', 't', 3, 'a', 'tmux', 'ended', '2026-11-29 10:00:00', '2026-11-29T10:00:00+02', '2026-11-29T10:00:00.5+0130', '2026-11-29', 1764410400000)`,
     );
-    expect(await store.lastEnded()).toEqual(await oracleLastEnded());
+    expect(await sqlite.store.lastEnded()).toEqual(await oracleLastEnded());
   });
 
   it("give back the same row while its stored values are unchanged, and after any change the row as Prisma reads it", async () => {
-    await db.studySession.create({
+    await sqlite.db.studySession.create({
       data: { ...base, id: "live-1", status: "live", liveSlot: 1, heartbeatAt: new Date("2026-11-29T10:00:00Z") },
     });
-    await db.studySession.create({ data: { ...base, id: "ended-1", status: "ended", endedAt: new Date("2026-11-29T09:00:00Z") } });
-    const [open, ended] = [await store.open(), await store.lastEnded()];
-    expect(await store.open()).toEqual(open);
-    expect((await store.open())[0]).toBe(open[0]);
-    expect(await store.lastEnded()).toBe(ended);
+    await sqlite.db.studySession.create({ data: { ...base, id: "ended-1", status: "ended", endedAt: new Date("2026-11-29T09:00:00Z") } });
+    const [open, ended] = [await sqlite.store.open(), await sqlite.store.lastEnded()];
+    expect(await sqlite.store.open()).toEqual(open);
+    expect((await sqlite.store.open())[0]).toBe(open[0]);
+    expect(await sqlite.store.lastEnded()).toBe(ended);
 
-    await db.studySession.update({ where: { id: "live-1" }, data: { heartbeatAt: new Date("2026-11-29T10:00:05Z") } });
-    await db.studySession.update({ where: { id: "ended-1" }, data: { summary: '{"wins":1}' } });
-    const [open2, ended2] = [await store.open(), await store.lastEnded()];
+    await sqlite.db.studySession.update({ where: { id: "live-1" }, data: { heartbeatAt: new Date("2026-11-29T10:00:05Z") } });
+    await sqlite.db.studySession.update({ where: { id: "ended-1" }, data: { summary: '{"wins":1}' } });
+    const [open2, ended2] = [await sqlite.store.open(), await sqlite.store.lastEnded()];
     expect(open2[0]).not.toBe(open[0]);
     expect(open2).toEqual(await oracleOpen());
     expect(ended2).not.toBe(ended);
@@ -120,7 +99,7 @@ describe("SessionStore reads by prepared statement", () => {
   });
 
   it("never write", () => {
-    expect(() => reads.prepare("DELETE FROM study_sessions").run()).toThrow(/readonly|query_only/i);
+    expect(() => sqlite.reads.prepare("DELETE FROM study_sessions").run()).toThrow(/readonly|query_only/i);
   });
 });
 
