@@ -1,7 +1,7 @@
 // One agent in a pty, watched by any number of viewers: numbers every output chunk, keeps the mirror
 // and a bounded replay ring, attaches viewers with one replay (or a resume), applies flow control and
-// the resize policy. Composes PtyProcess, MirrorKeeper, FlowController and FlowPacer; knows nothing
-// of sockets.
+// the resize policy. Composes PtyProcess, MirrorKeeper, ViewerStreams, FlowController and FlowPacer;
+// knows nothing of sockets.
 import { FlowController } from "./flow-control.ts";
 import { FlowPacer } from "./flow-pacer.ts";
 import { PtyProcess, type Disposable, type PtyExit, type PtySpawnOptions } from "./pty-process.ts";
