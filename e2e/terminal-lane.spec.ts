@@ -280,6 +280,24 @@ async function passLanes(page: Page): Promise<WebSocketRoute[]> {
   return lanes;
 }
 
+/**
+ * The page's socket.io connection, passed on both ways through a route; `fromPage` sees (and may hold
+ * back) each message the page sends, `fromServer` each one the server sends.
+ */
+async function passSocket(
+  page: Page,
+  hooks: { fromPage?: (message: string | Buffer, send: () => void) => void; fromServer?: (message: string | Buffer) => void },
+): Promise<void> {
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const upstream = ws.connectToServer();
+    ws.onMessage((message) => (hooks.fromPage ? hooks.fromPage(message, () => upstream.send(message)) : upstream.send(message)));
+    upstream.onMessage((message) => {
+      hooks.fromServer?.(message);
+      ws.send(message);
+    });
+  });
+}
+
 test("the page's terminal opens a lane, types on it, and opens a new one after the lane drops", async ({ page, context }) => {
   const problems = await asPairedLaptop(page, context);
   const lanes = await passLanes(page);
@@ -372,17 +390,14 @@ test("keys typed and a size sent while the page attaches again after its lane dr
   // refusal the server sends the page is counted.
   let holdAttach = false;
   const refusals: string[] = [];
-  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-    const upstream = ws.connectToServer();
-    ws.onMessage((message) => {
-      if (holdAttach && typeof message === "string" && message.includes('"terminal:attach"'))
-        setTimeout(() => upstream.send(message), 1_500);
-      else upstream.send(message);
-    });
-    upstream.onMessage((message) => {
+  await passSocket(page, {
+    fromPage: (message, send) => {
+      if (holdAttach && typeof message === "string" && message.includes('"terminal:attach"')) setTimeout(send, 1_500);
+      else send();
+    },
+    fromServer: (message) => {
       if (typeof message === "string" && message.includes('"terminal:error"')) refusals.push(message);
-      ws.send(message);
-    });
+    },
   });
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "keys while the lane drops");
@@ -435,13 +450,11 @@ test("behind a proxy that refuses the lane's WebSocket, the page attaches once a
   });
   // The page's socket.io connection, passed on; its attach requests are counted.
   let attaches = 0;
-  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-    const upstream = ws.connectToServer();
-    ws.onMessage((message) => {
+  await passSocket(page, {
+    fromPage: (message, send) => {
       if (typeof message === "string" && message.includes('"terminal:attach"')) attaches++;
-      upstream.send(message);
-    });
-    upstream.onMessage((message) => ws.send(message));
+      send();
+    },
   });
   await page.goto(`${server.url}/study`);
   await startSessionFromPage(page, "no WebSockets for the lane");

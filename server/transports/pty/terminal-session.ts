@@ -82,7 +82,7 @@ export class TerminalSession {
     this.pid = pty.pid;
     this.size = size;
     this.flow.add(MIRROR, { required: true });
-    this.pacer = new FlowPacer(this.flow, pty, () => !this.disposed && !this.exited.value);
+    this.pacer = new FlowPacer(this.flow, pty, () => this.running());
     this.viewers = new ViewerStreams({
       flow: this.flow,
       ring: this.ring,
@@ -98,11 +98,16 @@ export class TerminalSession {
       log,
       pid: pty.pid,
       answer: (data) => this.pty.write(data),
-      listening: () => !this.disposed && !this.exited.value,
+      listening: () => this.running(),
       size: () => this.size,
       recent: () => this.ring.all(),
     });
     this.subscriptions = [pty.onData((data) => this.handleOutput(data)), pty.onExit((exit) => this.handleExit(exit))];
+  }
+
+  /** Open, and its program still running: its output is paced and its queries answered. */
+  private running(): boolean {
+    return !this.disposed && !this.exited.value;
   }
 
   /** Starts the program. Throws PtySpawnError (pty-process.ts) with a plain sentence if it cannot start. */
