@@ -176,7 +176,7 @@ test("an agent that exits at once: the study page shows its last lines, the exit
   const problems: string[] = [];
   watch(page, problems, "study");
   const script =
-    "console.log('Welcome to the tutor'); console.log('Unable to connect to Anthropic services'); setTimeout(() => process.exit(1), 200)";
+    "console.log('╭' + '─'.repeat(60) + '╮'); console.log('Welcome to the tutor'); console.log('Unable to connect to Anthropic services'); setTimeout(() => process.exit(1), 200)";
   const server = await startServer({
     dataDir: makeDataDir({ offline: { label: "Offline tutor", command: process.execPath, args: ["-e", script] } }),
   });
@@ -192,6 +192,10 @@ test("an agent that exits at once: the study page shows its last lines, the exit
     await shot(page, "start-failure-desktop");
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, "start-failure-phone");
+    // On a phone the box's edge keeps its one line (the block scrolls sideways) while sentences wrap.
+    const lines = page.getByTestId("last-lines");
+    expect(await lines.locator(".drawn").evaluate((el) => el.getClientRects().length)).toBe(1);
+    expect(await lines.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
     const before = withDb(server.dataDir, (db) => (db.prepare("SELECT count(*) AS n FROM study_sessions").get() as { n: number }).n);
     await page.getByTestId("try-again").click();

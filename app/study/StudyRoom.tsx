@@ -12,8 +12,8 @@ import { StartForm } from "./StartForm";
 import { TerminalConsole } from "./TerminalConsole";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
-import { SessionSummary } from "../components/SessionSummary";
-import { StruggleCards } from "../review/StruggleCards";
+import { EndedSession } from "./EndedSession";
+import { post } from "./post-json";
 import { ServerAway } from "../components/ServerAway";
 import { studySocket } from "../components/socket";
 import { useServerReachable } from "../components/server-reachable";
@@ -29,22 +29,6 @@ if (typeof window !== "undefined") studySocket();
 const AcpChat = dynamic(() => import("./AcpChat").then((m) => m.AcpChat));
 
 const KNOWN_TRANSPORTS = new Set(["pty", "acp", "tmux"]);
-const UNREACHABLE = "Could not reach the StudyLoop server. Is it still running? Try again in a moment.";
-
-/** POSTs JSON; the refusal's sentence, or null when it worked. Never throws (the server may be away). */
-async function post(url: string, body?: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-    const value: unknown = await res.json().catch(() => ({}));
-    if (res.ok) return { ok: true, value };
-    return { ok: false, error: (value as { error?: string }).error ?? `The server refused (HTTP ${res.status}).` };
-  } catch {
-    return { ok: false, error: UNREACHABLE };
-  }
-}
 
 export function StudyRoom({
   initialState,
@@ -172,79 +156,6 @@ export function StudyRoom({
         }}
       />
     </>
-  );
-}
-
-/** Why the last session ended, what the tutor said last, and the ways back to it. */
-function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (result: unknown) => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const failedStart =
-    ended.endReason === "startup-failed" || (ended.endReason === "agent-exited" && ended.lastLines.length > 0 && ended.exitCode !== 0);
-  const act = async (url: string, body: unknown) => {
-    setBusy(true);
-    setError(null);
-    const result = await post(url, body);
-    setBusy(false);
-    if (result.ok) await onStarted(result.value);
-    else setError(result.error);
-  };
-  const tryAgain = () =>
-    act("/api/session/start", {
-      topic: ended.topic,
-      energy: ended.energy,
-      agent: ended.agent,
-      transport: ended.transport === "acp" ? "acp" : "pty",
-      focusPlan: ended.focusPlan === "pomodoro" ? "pomodoro" : "energy",
-    });
-  return (
-    <section className={`panel notice${ended.endReason === "ended-by-learner" ? "" : " warn"}`} data-testid="ended-explanation">
-      <h2>Session ended: {ended.topic}</h2>
-      <p>{ended.explanation}</p>
-      {ended.lastLines.length > 0 ? (
-        <>
-          <p className="muted">The tutor&apos;s last lines{ended.exitCode !== null ? ` (exit code ${ended.exitCode})` : ""}:</p>
-          <pre className="last-lines" data-testid="last-lines">
-            {ended.lastLines.join("\n")}
-          </pre>
-        </>
-      ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="row">
-        {failedStart ? (
-          <button className="primary" disabled={busy} onClick={() => void tryAgain()} data-testid="try-again">
-            Try again
-          </button>
-        ) : null}
-        {ended.canContinue ? (
-          <button
-            className={failedStart ? "" : "primary"}
-            disabled={busy}
-            onClick={() => void act("/api/session/continue", { sessionId: ended.id })}
-            data-testid="continue-session"
-          >
-            Continue this session
-          </button>
-        ) : null}
-      </div>
-      {ended.canContinue ? (
-        <p className="muted">Continue starts the tutor again in the same folder and asks it to take up its last conversation.</p>
-      ) : null}
-      {ended.continuedFromId ? (
-        <p className="muted">
-          It continued <a href={`/sessions/${ended.continuedFromId}`}>an earlier session</a>.
-        </p>
-      ) : null}
-      <SessionSummary session={ended} />
-      <StruggleCards sessionId={ended.id} />
-      <p>
-        <a href={`/sessions/${ended.id}`}>See the whole session: its timeline and transcript</a>
-      </p>
-    </section>
   );
 }
 
