@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { applyPostgresMigrations } from "../server/db/migrate-postgres.ts";
 import { startPostgresCluster, type PostgresCluster } from "../server/db/test-postgres.ts";
-import type { SeedResult, SeedSession } from "./history.ts";
+import type { SeedResult, SeedSession } from "./lib/seed-types.ts";
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 500;

@@ -13,6 +13,7 @@ import { applyMigrations } from "../server/db/migrate.ts";
 import { percentile } from "./lib/stats.ts";
 import { ROOT, startStudyLoopWeb } from "./lib/targets.ts";
 import { benchPostgresDatabase, seedPostgresHistory, stopBenchPostgres } from "./history-postgres.ts";
+import type { SeedResult, SeedSession } from "./lib/seed-types.ts";
 
 /** Unset: SQLite (the default). "postgresql": a private cluster; a postgresql:// URL: that server (history-postgres.ts). */
 const BENCH_DATABASE = process.env.BENCH_DATABASE ?? "";
@@ -29,23 +30,7 @@ const TOPICS = ["closures", "recursion", "generators", "sql joins", "big-o", "gr
 const TRANSCRIPT_BYTES = 5 * 1024;
 const iso = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
 
-export interface SeedResult {
-  readonly sessions: number;
-  readonly marks: number;
-  readonly parked: number;
-  readonly seconds: number;
-  /** A recent ended session (its page is measured). */
-  readonly recentId: string;
-}
-
-/** One seeded session and what the app would have written with it (snake_case: the tables' columns). */
-export interface SeedSession {
-  readonly session: Record<string, string | number | null>;
-  readonly marks: readonly Record<string, string | null>[];
-  readonly parked: readonly Record<string, string>[];
-  /** What the summary trigger and the record indexer would have written (the trigger fires on UPDATE only). */
-  readonly docs: readonly Record<string, string | number | null>[];
-}
+export type { SeedResult, SeedSession } from "./lib/seed-types.ts";
 
 /**
  * Ended sessions, newest about an hour ago and one every 3 hours before it (so the 12-week charts

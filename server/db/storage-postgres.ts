@@ -6,7 +6,7 @@ import type { Db } from "./client.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client.ts";
 import { applyPostgresMigrations, PG_CONNECT_TIMEOUT_MS } from "./migrate-postgres.ts";
-import type { Storage, StorageOptions } from "./storage.ts";
+import type { Storage, StorageOptions } from "./storage-types.ts";
 
 export async function openPostgresStorage(
   target: Extract<DatabaseTarget, { provider: "postgresql" }>,

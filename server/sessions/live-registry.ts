@@ -1,7 +1,8 @@
 // The sessions this server process owns right now: the reservations being started and the live ones.
 // Owned by the session core (starter adds, keeper removes, viewers mark who watches).
 import type { LiveTransport } from "../transports/live-transport.ts";
-import type { EndWrite, SessionRow } from "./session-store.ts";
+import type { SessionRow } from "./session-rows.ts";
+import type { EndWrite } from "./session-end-write.ts";
 import type { Phase } from "./session-lifecycle.ts";
 
 export interface LiveSession {

@@ -3,7 +3,7 @@
 import { gatherFacts } from "./owner-probes.ts";
 import { isLiveish, judgeSession, type Verdict } from "./verdict.ts";
 import { verdictNotice, type AttachInfo, type SessionStateView, type SessionView } from "./session-view.ts";
-import type { SessionRow } from "./session-store.ts";
+import type { SessionRow } from "./session-rows.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
 

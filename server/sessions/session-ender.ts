@@ -10,7 +10,8 @@ import { SessionError } from "./session-errors.ts";
 import type { SessionView } from "./session-view.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
 import type { Reconciler } from "./reconciler.ts";
-import type { Fence, Owner } from "./session-store.ts";
+import type { Fence } from "./session-store.ts";
+import type { Owner } from "./session-end-write.ts";
 import { isLiveish } from "./verdict.ts";
 
 export interface EndHow {

@@ -4,8 +4,7 @@
 // network round trip either way. session-store.ts delegates its reads here and keeps the writes.
 import type { Statement } from "better-sqlite3";
 import type { Db, ReadConnection } from "../db/client.ts";
-import { RowMemo, SESSION_ROW_SELECT, sessionRowFrom } from "./session-rows.ts";
-import type { SessionRow } from "./session-store.ts";
+import { RowMemo, SESSION_ROW_SELECT, sessionRowFrom, type SessionRow } from "./session-rows.ts";
 
 export interface HistoryFilter {
   readonly topic?: string;

@@ -1,8 +1,16 @@
-// The study_sessions columns a state read needs (all but the transcript), and how a SQLite value
-// becomes the value Prisma would have given: pure, so the read in session-store.ts stays a thin
-// prepared statement. Every read of GET /api/session/state runs two of these queries; through
+// The study_sessions row a state read needs (all columns but the transcript), and how a SQLite value
+// becomes the value Prisma would have given: pure, so the reads in session-reads.ts stay thin
+// prepared statements. Every read of GET /api/session/state runs two of these queries; through
 // Prisma's query layer each cost ~0.15 ms of CPU, a prepared statement ~0.02 ms (docs/performance.md).
-import type { SessionRow } from "./session-store.ts";
+import type { StudySession } from "../db/generated/client.ts";
+
+/**
+ * A row without its transcript: what every state read needs. The transcript of a long session is
+ * up to a megabyte and reading it dominated GET /api/session/state (docs/performance.md);
+ * `SessionStore.byId` still returns it. Whether there is one shows in `transcriptAt`, written with
+ * every transcript.
+ */
+export type SessionRow = Omit<StudySession, "transcript">;
 
 type Kind = "text" | "int" | "time" | "bool";
 

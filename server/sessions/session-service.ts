@@ -24,7 +24,7 @@ import type { StartRequest, StartResult, TransportFactory } from "./start-reques
 import { Viewers } from "./viewers.ts";
 import { SessionError } from "./session-errors.ts";
 import { isContinuable } from "./end-reasons.ts";
-import type { SessionReader } from "./ports.ts";
+import type { SessionReader, StudySessionWrites } from "./ports.ts";
 import { toSessionView, type SessionStateView, type SessionView } from "./session-view.ts";
 import type { Verdict } from "./verdict.ts";
 import type { HistoryAggregates } from "./history-aggregates.ts";
@@ -63,8 +63,8 @@ export class SessionService implements SessionReader {
   readonly events: SessionEvents;
   readonly store: SessionStore;
   /** The study loop's writes to study_sessions (the store is their only writer). */
-  get writes(): SessionStore {
-    return this.store;
+  get writes(): StudySessionWrites {
+    return this.store.study;
   }
   private readonly ctx: SessionContext;
   private readonly reconciler: Reconciler;
@@ -90,7 +90,7 @@ export class SessionService implements SessionReader {
       deps.transports ??
       ((launch) =>
         startTransport(launch, {
-          acpEvents: this.store,
+          acpEvents: this.store.acpEvents,
           acpHandshakeMs: deps.settings.STUDYLOOP_ACP_HANDSHAKE_SECONDS * 1000,
           acpTurnTimeoutMs: deps.settings.STUDYLOOP_ACP_TURN_TIMEOUT_SECONDS * 1000,
           mirrorHeapMb: deps.settings.STUDYLOOP_MIRROR_HEAP_MB,
@@ -143,7 +143,7 @@ export class SessionService implements SessionReader {
 
   /** The stored conversation of an ACP session, after a number (0: all of it). */
   acpEvents(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
-    return this.store.after(sessionId, afterSeq);
+    return this.store.acpEvents.after(sessionId, afterSeq);
   }
 
   /**

@@ -2,26 +2,21 @@
 // session is conditional, so two readers (or two servers) that both decide to end it cannot fight:
 // the first one wins. Every write goes through withDb: a held lock is retried, a fault leaves as
 // DbUnavailable naming what could not be done, and nothing is half-written (one statement or one
-// transaction each).
+// transaction each). The lifecycle's writes are here; the end's statements (session-end-write.ts),
+// the study loop's writes (study-writes.ts) and the ACP conversation (acp-event-store.ts) are its
+// parts in their own files, on the same connection with the same retries.
 import { Prisma } from "../db/generated/client.ts";
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
 import { withDb, type RetryOptions } from "../db/db-faults.ts";
 import type { Provider } from "../db/database-target.ts";
 import { providerOf } from "../db/provider-of.ts";
-import { buildSummary } from "../study/summary.ts";
-import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
-import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
 import { sessionReads, type SessionReads } from "./session-reads.ts";
-import type { StudySessionWrites } from "./ports.ts";
+import type { SessionRow } from "./session-rows.ts";
 import { HistoryAggregateStore } from "./history-aggregates.ts";
-
-/** How a session's win and struggle counts move when a mark goes from `before` to `after` (null: none). */
-export function countDelta(before: string | null, after: string | null): { winCount: number; struggleCount: number } {
-  const of = (status: string | null) => ({ winCount: status === "win" ? 1 : 0, struggleCount: status === "struggling" ? 1 : 0 });
-  const [b, a] = [of(before), of(after)];
-  return { winCount: a.winCount - b.winCount, struggleCount: a.struggleCount - b.struggleCount };
-}
+import { endRow, type EndWrite, type Owner } from "./session-end-write.ts";
+import { StudyWrites } from "./study-writes.ts";
+import { AcpEventStore } from "./acp-event-store.ts";
 
 /** Value of live_slot while a session is not ended: the unique index allows only one such row. */
 export const LIVE_SLOT = 1;
@@ -29,33 +24,8 @@ export const LIVE_SLOT = 1;
 /** A claimed row's owner generation; each takeover by another host (ending it for its owner) adds one. */
 export const FIRST_GENERATION = 1;
 
-/**
- * A row without its transcript: what every state read needs. The transcript of a long session is
- * up to a megabyte and reading it dominated GET /api/session/state (docs/performance.md); `byId`
- * still returns it. Whether there is one shows in `transcriptAt`, written with every transcript.
- */
-export type SessionRow = Omit<StudySession, "transcript">;
-
-export interface EndWrite {
-  readonly reason: string;
-  readonly endedAt: Date;
-  readonly exitCode?: number | null;
-  readonly detail?: string | null;
-  readonly transcript?: string | null;
-  /** The agent's last output lines (a start that failed, an agent that exited). */
-  readonly lastLines?: readonly string[] | null;
-  /**
-   * Written by someone other than the row's owner (a reader ending a lapsed lease, an End whose owner
-   * is unknown): the owner generation is bumped, so the old owner's late writes are refused.
-   */
-  readonly takeover?: boolean;
-}
-
 /** The fields of a new row that the starter decides. */
 export type ClaimRow = Omit<Prisma.StudySessionCreateInput, "status" | "liveSlot" | "parkedItems" | "topicMarks" | "acpEvents">;
-
-/** The owner a conditional write expects: the row as read, or this server with its generation. */
-export type Owner = Pick<StudySession, "ownerInstance" | "ownerPid" | "muxSession" | "ownerGeneration">;
 
 /** A server's fence on a row it runs: its instance and the generation it claimed. */
 export interface Fence {
@@ -65,12 +35,16 @@ export interface Fence {
 
 const fenced = (id: string, fence: Fence) => ({ id, ownerInstance: fence.instanceId, ownerGeneration: fence.generation });
 
-export class SessionStore implements AcpEventLog, StudySessionWrites {
+export class SessionStore {
   private readonly provider: Provider;
   /** The reads every state read and the history list make (session-reads.ts: SQLite or PostgreSQL). */
   private readonly reads: SessionReads;
   /** The charts' aggregates: this store keeps the focus per day as it ends sessions. */
   readonly aggregates: HistoryAggregateStore;
+  /** The study loop's writes (ports.ts: SessionReader.writes). */
+  readonly study: StudyWrites;
+  /** The ACP conversation: the log each chat transport stores its events in. */
+  readonly acpEvents: AcpEventStore;
 
   constructor(
     private readonly db: Db,
@@ -83,6 +57,8 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
     this.provider = providerOf(db);
     this.reads = sessionReads(db, reads);
     this.aggregates = new HistoryAggregateStore(db, reads, this.reads);
+    this.study = new StudyWrites(db, retry);
+    this.acpEvents = new AcpEventStore(db, retry);
   }
 
   // ---- reads ---------------------------------------------------------------------------------------
@@ -204,77 +180,11 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
   }
 
   /**
-   * Ends a row only if it is still open and, when `owner` is given, still owned by that owner.
-   * Builds the summary from the marks and parked items written so far. Returns whether it ended it.
+   * Ends a row only if it is still open and, when `owner` is given, still owned by that owner, in one
+   * transaction (session-end-write.ts). Returns whether it ended it.
    */
   async end(row: SessionRow, write: EndWrite, owner?: Owner, retry: RetryOptions = this.retry): Promise<boolean> {
-    return withDb(
-      "end the session",
-      () =>
-        this.db.$transaction(async (tx) => {
-          const [marks, parked] = await Promise.all([
-            tx.topicMark.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
-            tx.parkedItem.findMany({ where: { sessionId: row.id }, orderBy: { createdAt: "asc" } }),
-          ]);
-          const endedAt = write.endedAt < row.startedAt ? row.startedAt : write.endedAt;
-          const summaryAt = (at: Date) =>
-            JSON.stringify(
-              buildSummary({ startedAt: row.startedAt, endedAt: at, pausedMs: row.pausedMs, pausedAt: row.pausedAt, marks, parked }),
-            );
-          const result = await tx.studySession.updateMany({
-            where: {
-              id: row.id,
-              endedAt: null,
-              ...(owner
-                ? {
-                    ownerInstance: owner.ownerInstance,
-                    ownerPid: owner.ownerPid,
-                    muxSession: owner.muxSession,
-                    ownerGeneration: owner.ownerGeneration,
-                  }
-                : {}),
-            },
-            data: {
-              status: "ended",
-              endedAt,
-              endReason: write.reason,
-              exitCode: write.exitCode ?? null,
-              endDetail: write.detail ?? null,
-              liveSlot: null,
-              ...(write.takeover ? { ownerGeneration: { increment: 1 } } : {}),
-              summary: summaryAt(endedAt),
-              ...(write.lastLines && write.lastLines.length > 0 ? { endOutput: JSON.stringify(write.lastLines) } : {}),
-              ...(write.transcript ? { transcript: write.transcript, transcriptAt: endedAt } : {}),
-            },
-          });
-          if (result.count !== 1) return false;
-          if (write.takeover) await this.endNoEarlierThanLastBeat(tx, row.id, endedAt, summaryAt, Boolean(write.transcript));
-          await this.aggregates.sessionEnded(tx, row.id);
-          return true;
-        }),
-      retry,
-    );
-  }
-
-  /**
-   * An orphan is ended at its last heartbeat as read; its owner may have written a later one before
-   * this end (a tmux wrapper beating as tmux went). The row is this transaction's now (no heartbeat
-   * of an ended row is taken, and none can commit past this write), so the end moves to that beat: no
-   * study time is lost, and the end is never before the last moment it was seen alive.
-   */
-  private async endNoEarlierThanLastBeat(
-    tx: Prisma.TransactionClient,
-    id: string,
-    endedAt: Date,
-    summaryAt: (at: Date) => string,
-    transcript: boolean,
-  ): Promise<void> {
-    const beat = (await tx.studySession.findUnique({ where: { id }, select: { heartbeatAt: true } }))?.heartbeatAt;
-    if (!beat || beat <= endedAt) return;
-    await tx.studySession.update({
-      where: { id },
-      data: { endedAt: beat, summary: summaryAt(beat), ...(transcript ? { transcriptAt: beat } : {}) },
-    });
+    return withDb("end the session", () => this.db.$transaction((tx) => endRow(tx, this.aggregates, row, write, owner)), retry);
   }
 
   /**
@@ -342,55 +252,5 @@ export class SessionStore implements AcpEventLog, StudySessionWrites {
       this.retry,
     );
     return result.count === 1;
-  }
-
-  // ---- the study loop's writes (ports.ts) --------------------------------------------------------
-
-  async updateTimer(
-    expected: { id: string; pausedAt: Date | null; nudgesShown: string },
-    data: { pausedAt?: Date | null; pausedMs?: number; nudgesShown?: string },
-  ): Promise<boolean> {
-    const result = await withDb(
-      "change the timer",
-      () =>
-        this.db.studySession.updateMany({
-          where: { id: expected.id, endedAt: null, pausedAt: expected.pausedAt, nudgesShown: expected.nudgesShown },
-          data,
-        }),
-      this.retry,
-    );
-    return result.count === 1;
-  }
-
-  async countMark(tx: Prisma.TransactionClient, id: string, before: string | null, after: string | null): Promise<void> {
-    const delta = countDelta(before, after);
-    if (delta.winCount === 0 && delta.struggleCount === 0) return;
-    await tx.studySession.update({
-      where: { id },
-      data: { winCount: { increment: delta.winCount }, struggleCount: { increment: delta.struggleCount } },
-    });
-  }
-
-  // ---- the ACP conversation (acp_events) ----------------------------------------------------------
-
-  async append(sessionId: string, event: AcpEventRecord): Promise<void> {
-    await withDb(
-      "store the chat",
-      () =>
-        this.db.acpEvent.create({
-          data: { sessionId, seq: event.seq, kind: event.kind, payload: JSON.stringify(event.payload), createdAt: new Date(event.at) },
-        }),
-      this.retry,
-    );
-  }
-
-  async after(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
-    const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
-    return rows.map((r) => ({
-      seq: r.seq,
-      kind: r.kind as AcpEventRecord["kind"],
-      payload: JSON.parse(r.payload) as Record<string, unknown>,
-      at: r.createdAt.toISOString(),
-    }));
   }
 }

@@ -7,7 +7,6 @@ import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, heatmap, streakOfRuns, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
-import type { StudyLog } from "./study-log.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
 
 export interface HistoryFilter {
@@ -44,13 +43,20 @@ export interface NextSessionSuggestions {
 
 const RECENT_TOPICS = 8;
 
+/** What the history reads of the study log (StudyLog, study-log.ts, which builds the history: no import back). */
+export interface StudyLogReads {
+  markViews(sessionId: string): Promise<MarkView[]>;
+  parkedViews(sessionId: string, topic?: string | null): Promise<ParkedView[]>;
+  waitingToCarry(): Promise<ParkedView[]>;
+}
+
 export class StudyHistory {
   private readonly search: SearchIndex;
 
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionReader,
-    private readonly study: StudyLog,
+    private readonly study: StudyLogReads,
   ) {
     this.search = new SearchIndex(db);
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { countDelta } from "../sessions/session-store.ts";
+import { countDelta } from "../sessions/study-writes.ts";
 import { makeTestCoreOn, START, type TestCore } from "../sessions/test-support.ts";
 import { testProviders } from "../db/test-storage.ts";
 import { StudyLog } from "./study-log.ts";

@@ -1,6 +1,10 @@
 // A process's exit, seen once: listeners added before it fire with it; a listener added after it
 // fires on the next microtask with the same event (so callers need not ask "has it exited yet?").
-import type { Disposable } from "./pty-process.ts";
+
+/** A subscription: dispose() stops listening. pty-process.ts hands these out for its output and exit too. */
+export interface Disposable {
+  dispose(): void;
+}
 
 export class ExitLatch<T> {
   private event: T | undefined;

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawn as spawnPty, type IPty } from "node-pty";
-import { ExitLatch } from "./exit-latch.ts";
+import { ExitLatch, type Disposable } from "./exit-latch.ts";
 
 /**
  * Output batching, after VS Code's TerminalDataBufferer, but leading-edge: output that arrives while no
@@ -49,9 +49,7 @@ export interface PtyExit {
   signal?: number;
 }
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };
 
 /** The program could not be started (missing, not executable, bad working directory, fork failed). */
 export class PtySpawnError extends Error {
