@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Compiles the two native modules in the open, during `npm install` (package.json's postinstall).
+// Compiles the native modules in the open, during `npm install` (package.json's postinstall).
 // npm 11 hides a dependency's build output and runs the project's own install scripts only after every
 // dependency is built, so npm's own build of node-pty and better-sqlite3 was minutes of silence with
 // nothing said first. package.json's allowScripts therefore leaves those two builds to this script,
-// which runs each package's own install scripts and says what it builds while it builds.
+// which runs each package's own install scripts and says what it builds while it builds. It also builds
+// the project's own addon in native/ the same way.
 // A module that already loads (an earlier install, or an npm that ignores allowScripts and built it
 // itself) is not built again. Plain Node: it may only use what Node ships.
 import { spawn, spawnSync } from "node:child_process";
@@ -12,8 +13,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const MODULES = [
-  { name: "node-pty", what: "runs the tutor in a terminal", probe: 'require("node-pty")' },
-  { name: "better-sqlite3", what: "the database", probe: 'new (require("better-sqlite3"))(":memory:").close()' },
+  { name: "node-pty", dir: "node_modules/node-pty", what: "runs the tutor in a terminal", probe: 'require("node-pty")' },
+  {
+    name: "better-sqlite3",
+    dir: "node_modules/better-sqlite3",
+    what: "the database",
+    probe: 'new (require("better-sqlite3"))(":memory:").close()',
+  },
+  // Ours, a few lines of C (server/diagnostics/memory-trim.ts).
+  { name: "malloc-trim", dir: "native/malloc-trim", what: "gives the server's free memory back", probe: 'require("./native/malloc-trim")' },
 ];
 const HEARTBEAT_MS = 30_000;
 
@@ -42,8 +50,8 @@ function runScript(dir, event, log) {
   });
 }
 
-async function build({ name, what }) {
-  const dir = path.resolve("node_modules", name);
+async function build({ name, dir: where, what }) {
+  const dir = path.resolve(where);
   const scripts = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).scripts ?? {};
   const logPath = path.join(tmpdir(), `studyloop-build-${name}.log`);
   const log = createWriteStream(logPath);
@@ -62,7 +70,7 @@ async function build({ name, what }) {
   return false;
 }
 
-const pending = MODULES.filter((m) => existsSync(path.resolve("node_modules", m.name)) && !loads(m.probe));
+const pending = MODULES.filter((m) => existsSync(path.resolve(m.dir)) && !loads(m.probe));
 if (pending.length === 0) process.exit(0);
 
 console.log(

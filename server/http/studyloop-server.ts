@@ -25,6 +25,7 @@ import { createNotifications } from "../notify/notifications.ts";
 import { attachNotifyRealtime } from "../realtime/notify-realtime.ts";
 import { printable } from "../security/safe-text.ts";
 import { prepareNext, warmPages } from "./next-app.ts";
+import { loadTrim, MemoryTrimmer } from "../diagnostics/memory-trim.ts";
 import { ownRoute } from "./own-routes.ts";
 import { formatMemoryReport, memoryReport } from "../diagnostics/memory-report.ts";
 import { LANE_PATH } from "../../common/terminal/lane-codec.ts";
@@ -158,6 +159,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const app = await prepareNext({ dev: options.dev, dir: PROJECT_ROOT, hostname: options.host, port });
     const requestHandler = app.getRequestHandler();
     const gate = createHttpGate(access, log);
+    const trim = loadTrim();
+    const memory = trim ? new MemoryTrimmer(trim) : undefined;
     handle = (req, res, csp) =>
       void gate.request(req, res, csp).then(
         (cleared) => (cleared ? (ownRoute(req, res, runtime, log) ?? (() => requestHandler(req, res)))() : undefined),
@@ -197,6 +200,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const close = () =>
       (closing ??= (async () => {
         process.off("SIGUSR2", reportMemory);
+        memory?.stop();
         study.stop();
         await sessions.shutdown();
         await record.stop();
@@ -210,7 +214,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await storage.close();
         setRuntime(undefined);
       })());
-    if (!options.dev && access.policy.loopbackOnly) void warmPages(url);
+    // Give back what start-up left free once the first pages are rendered (or at once, with no warm-up).
+    const warming = !options.dev && access.policy.loopbackOnly ? warmPages(url) : Promise.resolve();
+    void warming.then(() => memory?.start());
     return { url, port, runtime, close };
   } catch (error) {
     server.close();

@@ -1,0 +1,3 @@
+{
+  "targets": [{ "target_name": "malloc_trim", "sources": ["malloc_trim.c"] }]
+}
