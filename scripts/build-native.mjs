@@ -12,17 +12,14 @@ import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+/** npm packages are in node_modules/<name>; ours name their folder (`dir`). */
 const MODULES = [
-  { name: "node-pty", dir: "node_modules/node-pty", what: "runs the tutor in a terminal", probe: 'require("node-pty")' },
-  {
-    name: "better-sqlite3",
-    dir: "node_modules/better-sqlite3",
-    what: "the database",
-    probe: 'new (require("better-sqlite3"))(":memory:").close()',
-  },
+  { name: "node-pty", what: "runs the tutor in a terminal", probe: 'require("node-pty")' },
+  { name: "better-sqlite3", what: "the database", probe: 'new (require("better-sqlite3"))(":memory:").close()' },
   // Ours, a few lines of C (server/diagnostics/memory-trim.ts).
   { name: "malloc-trim", dir: "native/malloc-trim", what: "gives the server's free memory back", probe: 'require("./native/malloc-trim")' },
 ];
+const folder = (m) => path.resolve(m.dir ?? path.join("node_modules", m.name));
 const HEARTBEAT_MS = 30_000;
 
 const loads = (probe) => spawnSync(process.execPath, ["-e", probe], { stdio: "ignore" }).status === 0;
@@ -50,8 +47,9 @@ function runScript(dir, event, log) {
   });
 }
 
-async function build({ name, dir: where, what }) {
-  const dir = path.resolve(where);
+async function build(m) {
+  const { name, what } = m;
+  const dir = folder(m);
   const scripts = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).scripts ?? {};
   const logPath = path.join(tmpdir(), `studyloop-build-${name}.log`);
   const log = createWriteStream(logPath);
@@ -70,7 +68,7 @@ async function build({ name, dir: where, what }) {
   return false;
 }
 
-const pending = MODULES.filter((m) => existsSync(path.resolve(m.dir)) && !loads(m.probe));
+const pending = MODULES.filter((m) => existsSync(folder(m)) && !loads(m.probe));
 if (pending.length === 0) process.exit(0);
 
 console.log(
