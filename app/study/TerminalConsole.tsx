@@ -86,8 +86,6 @@ export function TerminalConsole({
     const socket = studySocket();
     const id = session.id;
     let lastSeq: number | undefined;
-    /** Attached again after a "detached" frame, and no replay has arrived since. */
-    let retriedAttach = false;
     let unacked = 0;
     let disposed = false;
 
@@ -180,7 +178,7 @@ export function TerminalConsole({
                   showTerminal();
                   showFit();
                   setRestored(true);
-                  retriedAttach = false;
+                  attachment.restored();
                 },
           ),
         );
@@ -197,17 +195,11 @@ export function TerminalConsole({
         showFit();
       } else if (frame.type === "detached") {
         // The server could not send this page the screen and let it go. Its mirror may have been made
-        // again meanwhile: attach once more; if that fails too, say so rather than look live. Typing
+        // again meanwhile: the attachment tries once more, then says so rather than look live. Typing
         // waits for an attach either way.
         held.detached();
         attached = false;
-        if (retriedAttach) {
-          setStatus(() => "error");
-          setError(DETACHED_MESSAGE);
-        } else {
-          retriedAttach = true;
-          attachment.reattach();
-        }
+        attachment.detached(DETACHED_MESSAGE);
       }
     };
     const onTerminalError = (sessionId: string, message: string) => {

@@ -1,12 +1,17 @@
 "use client";
 // The attachment lifecycle both live views share (terminal and chat): attach on every (re)connect,
-// show the connection's status, and hand over to the ended explanation when the session ends.
+// show the connection's status, and hand over to the ended explanation when the session ends. The
+// server may let a view go (the terminal's "detached" frame): it is attached once more, and if that
+// is let go too before anything was restored, the view says so instead of looking live.
 import type { SessionView } from "@/server/sessions/session-view";
 import type { Ack } from "@/server/realtime/events";
 import type { StudySocket } from "../components/socket";
 
 export type AttachStatus = "connecting" | "live" | "reconnecting" | "ended" | "error";
 type AttachResult = Parameters<Ack<{ session: SessionView }>>[0];
+
+/** The socket events an attachment listens to: a page's socket, or a test's stand-in. */
+export type AttachSocket = Pick<StudySocket, "on" | "off" | "connected">;
 
 export interface KeepAttachedOptions {
   readonly sessionId: string;
@@ -21,18 +26,40 @@ export interface KeepAttachedOptions {
 export interface Attachment {
   /** Lets go of the listeners. */
   readonly release: () => void;
-  /** Attaches again now (the server let this view go: a "detached" frame). */
+  /** Attaches again now (the view's own way in dropped, e.g. the terminal's lane). */
   readonly reattach: () => void;
+  /**
+   * The server let this view go (a "detached" frame): attached once more, and if that is let go too
+   * before `restored`, `message` is shown. The frame may come before its attach's ack (the terminal's
+   * lane is a connection of its own): that attach then counts as let go when its ack arrives.
+   */
+  readonly detached: (message: string) => void;
+  /** What the server sent was restored: a later detach is tried again before it is shown. */
+  readonly restored: () => void;
 }
 
 /** Wires the listeners and attaches now if connected. */
-export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): Attachment {
+export function keepAttached(socket: AttachSocket, o: KeepAttachedOptions): Attachment {
   let disposed = false;
+  /** An attach is waiting for its ack. */
+  let inFlight = false;
+  /** The server let go the attach in flight: its ack, when it comes, is not a live view. */
+  let letGoInFlight: string | null = null;
+  /** Attached again after a detach, and nothing restored since. */
+  let retried = false;
+
   const attach = () => {
+    inFlight = true;
+    letGoInFlight = null;
     o.setStatus((s) => (s === "connecting" ? s : "reconnecting"));
     o.request((result) => {
       if (disposed) return;
-      if (result.ok) {
+      inFlight = false;
+      if (result.ok && letGoInFlight !== null) {
+        const message = letGoInFlight;
+        letGoInFlight = null;
+        letGo(message);
+      } else if (result.ok) {
         o.setStatus(() => "live");
         o.setError(null);
         o.onAttached?.();
@@ -44,6 +71,18 @@ export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): Attac
         o.setError(result.error);
       }
     });
+  };
+  const letGo = (message: string) => {
+    if (retried) {
+      o.setStatus(() => "error");
+      o.setError(message);
+    } else {
+      retried = true;
+      reattach();
+    }
+  };
+  const reattach = () => {
+    if (!disposed && socket.connected) attach();
   };
   const onEndedEvent = (sessionId: string, view: SessionView) => {
     if (sessionId !== o.sessionId || disposed) return;
@@ -62,8 +101,14 @@ export function keepAttached(socket: StudySocket, o: KeepAttachedOptions): Attac
       socket.off("connect", attach);
       socket.off("disconnect", onDisconnect);
     },
-    reattach: () => {
-      if (!disposed && socket.connected) attach();
+    reattach,
+    detached: (message) => {
+      if (disposed) return;
+      if (inFlight) letGoInFlight = message;
+      else letGo(message);
+    },
+    restored: () => {
+      retried = false;
     },
   };
 }
