@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import type { Db } from "../db/client.ts";
 import { parseCast, parseEventLine, type CastEvent } from "./asciicast.ts";
+import { readChatEvents } from "./chat-events.ts";
 import { chatMessages, type ChatMessage } from "./chat-messages.ts";
 import {
   appendTranscript,
@@ -211,9 +212,8 @@ export class RecordIndexer {
     await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt), this.signal);
   }
 
-  private async chatEvents(sessionId: string, afterSeq: number) {
-    const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, payload: safeJson(r.payload), at: r.createdAt }));
+  private chatEvents(sessionId: string, afterSeq: number) {
+    return readChatEvents(this.db, sessionId, afterSeq);
   }
 
   private async store(state: LiveIndex, segments: readonly TranscriptSegment[]): Promise<void> {
@@ -290,13 +290,4 @@ function chatDocs(messages: readonly ChatMessage[], startedAt: Date): NewDoc[] {
       createdAt: m.at,
     })),
   );
-}
-
-function safeJson(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

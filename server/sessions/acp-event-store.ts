@@ -1,6 +1,7 @@
 // The ACP conversation (acp_events): each event stored as it arrives, read back after a number.
 import type { Db } from "../db/client.ts";
 import { withDb, type RetryOptions } from "../db/db-faults.ts";
+import { readChatEvents } from "../recording/chat-events.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
 
@@ -23,12 +24,7 @@ export class AcpEventStore implements AcpEventLog {
   }
 
   async after(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
-    const rows = await this.db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } });
-    return rows.map((r) => ({
-      seq: r.seq,
-      kind: r.kind as AcpEventRecord["kind"],
-      payload: JSON.parse(r.payload) as Record<string, unknown>,
-      at: r.createdAt.toISOString(),
-    }));
+    const events = await readChatEvents(this.db, sessionId, afterSeq, this.retry);
+    return events.map((e) => ({ ...e, kind: e.kind as AcpEventRecord["kind"], at: e.at.toISOString() }));
   }
 }

@@ -1,0 +1,25 @@
+// An ACP conversation as stored (acp_events), read back in order after a number: for the chat's
+// catch-up (the session store's AcpEventStore) and for the learning record's index of it.
+import type { Db } from "../db/client.ts";
+import { withDb, type RetryOptions } from "../db/db-faults.ts";
+import type { ChatEvent } from "./chat-messages.ts";
+
+/** The events numbered after `afterSeq`, oldest first; a held write lock is waited for as a write's is. */
+export async function readChatEvents(db: Db, sessionId: string, afterSeq = 0, retry?: RetryOptions): Promise<ChatEvent[]> {
+  const rows = await withDb(
+    "read the chat",
+    () => db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } }),
+    retry,
+  );
+  return rows.map((r) => ({ seq: r.seq, kind: r.kind, payload: payloadOf(r.payload), at: r.createdAt }));
+}
+
+/** A stored payload as an object; one that is not (a row edited by hand in prisma studio) reads as empty. */
+export function payloadOf(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
