@@ -20,11 +20,10 @@ import { keepAttached, type AttachStatus } from "./keep-attached";
 import { followTerminalTheme } from "../components/terminal-theme";
 import { KeyBar } from "./KeyBar";
 import { KeyBarKeys } from "./key-bar-keys";
-import { PHONE_QUERY, supportPhone } from "./phone-support";
+import { supportPhone } from "./phone-support";
 import { swallowTerminalQueries } from "./terminal-queries";
-import { fitView, sizeCue, TerminalFitLimits } from "./terminal-fit";
-import { SettledCue } from "./settled-cue";
-import type { DeviceKind } from "@/server/transports/pty/resize-policy";
+import { deviceKind, TerminalFitView } from "./terminal-fit-view";
+import { AckPacer } from "./ack-pacer";
 import { ScreenPreviewView } from "./ScreenPreview";
 import type { ScreenPreview } from "@/server/transports/pty/screen-preview";
 import { InputGate } from "./input-gate";
@@ -86,67 +85,31 @@ export function TerminalConsole({
     const socket = studySocket();
     const id = session.id;
     let lastSeq: number | undefined;
-    let unacked = 0;
     let disposed = false;
 
-    const sendAck = () => {
-      if (unacked > 0 && !lane.ack(unacked)) socket.emit("terminal:ack", { sessionId: id, chars: unacked });
-      unacked = 0;
-    };
-    const parsed = (chars: number) => {
-      unacked += chars;
-      if (unacked >= FlowControl.ACK_EVERY_CHARS) sendAck();
-    };
-    const ackTimer = setInterval(sendAck, 100);
+    const acks = new AckPacer((chars) => {
+      if (!lane.ack(chars)) socket.emit("terminal:ack", { sessionId: id, chars });
+    }, FlowControl.ACK_EVERY_CHARS);
+    const parsed = (chars: number) => acks.parsed(chars);
 
-    const device = (): DeviceKind => (window.matchMedia(PHONE_QUERY).matches ? "phone" : "laptop");
-    let sizedFor: DeviceKind | undefined;
-    let fits: { cols: number; rows: number } | undefined;
+    const fitView = new TerminalFitView(element, term, setCue);
     // Whether the server has this page's terminal attached: a size or a fit sent otherwise is refused
     // ("not attached… reload"), so it waits for the attach, which sends the size anyway.
     let attached = false;
     // Claim the terminal's size once attached: typing before hydration, or "Fit to this screen" asked
     // while the page attaches again.
     let claimOnAttach = false;
-    const cueShown = new SettledCue(TerminalFitLimits.CUE_SETTLE_MS, setCue);
-
-    // Scaled (or scrollable) to this page's width; the cue when the terminal is sized for another screen.
+    // Attached before its replay arrives: the terminal's size (and so the cue) is not known yet.
     const showFit = () => {
-      // Attached before its replay arrives: the terminal's size (and so the cue) is not known yet.
-      if (lastSeq === undefined) return;
-      const xterm = term.element;
-      const screen = element.querySelector<HTMLElement>(".xterm-screen");
-      if (!xterm || !screen) return;
-      const naturalWidth = screen.offsetWidth;
-      const naturalHeight = screen.offsetHeight;
-      const view = fitView({
-        hostWidth: element.clientWidth,
-        naturalWidth,
-        hostHeight: element.clientHeight,
-        naturalHeight,
-        phone: device() === "phone",
-      });
-      xterm.style.transformOrigin = "0 0";
-      xterm.style.transform = view.scale < 1 ? `scale(${view.scale})` : "";
-      xterm.style.width = `${naturalWidth}px`;
-      // Rows past the bottom (a phone) or columns past the edge (scroll mode): the host scrolls to them.
-      xterm.style.height = view.scale < 1 ? "" : `${Math.max(naturalHeight, element.clientHeight)}px`;
-      element.classList.toggle("terminal-host-scroll", view.scroll || (view.scale >= 1 && naturalHeight > element.clientHeight));
-      cueShown.set(sizeCue({ cols: term.cols, rows: term.rows, fitCols: fits?.cols, fitRows: fits?.rows, sizedFor, device: device() }));
+      if (lastSeq !== undefined) fitView.show();
     };
 
     /** Tells the server the size that would fit here; the terminal takes it only on the active device. */
     const sendSize = () => {
-      let proposed: { cols: number; rows: number } | undefined;
-      try {
-        proposed = (standIn?.fit ?? fit).proposeDimensions();
-      } catch {
-        proposed = undefined;
-      }
-      if (proposed && Number.isFinite(proposed.cols) && Number.isFinite(proposed.rows)) {
-        fits = { cols: Math.max(2, proposed.cols), rows: Math.max(1, proposed.rows) };
+      const fits = fitView.measure(standIn?.fit ?? fit);
+      if (fits && socket.connected && attached) {
         const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
-        if (socket.connected && attached) socket.emit("terminal:resize", { sessionId: id, ...fits, device: device(), dark });
+        socket.emit("terminal:resize", { sessionId: id, ...fits, device: deviceKind(), dark });
       }
       showFit();
     };
@@ -162,7 +125,7 @@ export function TerminalConsole({
         // Restore at the size the snapshot was taken at: the session's size, whatever fits this page.
         term.reset();
         term.resize(frame.cols, frame.rows);
-        sizedFor = frame.sizedFor;
+        fitView.sizedFor = frame.sizedFor;
         const chars = frame.type === "replay" ? frame.data.length : frame.chars;
         // The first replay, off the page, in pieces: xterm.js parses one write in one task, and 10,000
         // lines would hold the page that long. (On an open terminal pieces cost a frame each: whole.)
@@ -191,7 +154,7 @@ export function TerminalConsole({
         else term.write(frame.bytes instanceof Uint8Array ? frame.bytes : new Uint8Array(frame.bytes), () => parsed(frame.chars));
       } else if (frame.type === "resize") {
         if (frame.cols !== term.cols || frame.rows !== term.rows) term.resize(frame.cols, frame.rows);
-        sizedFor = frame.sizedFor;
+        fitView.sizedFor = frame.sizedFor;
         showFit();
       } else if (frame.type === "detached") {
         // The server could not send this page the screen and let it go. Its mirror may have been made
@@ -295,7 +258,7 @@ export function TerminalConsole({
     return () => {
       disposed = true;
       stopTheme();
-      clearInterval(ackTimer);
+      acks.dispose();
       observer.disconnect();
       input.dispose();
       binary.dispose();
@@ -311,7 +274,7 @@ export function TerminalConsole({
       socket.off("disconnect", onDisconnect);
       socket.emit("terminal:detach", { sessionId: id });
       standIn?.dispose();
-      cueShown.dispose();
+      fitView.dispose();
       term.dispose();
     };
   }, [session.id, onEnded, keys]);
