@@ -1,7 +1,7 @@
 // The dashboard's charts, drawn with CSS grid and flex boxes (no chart library): focus minutes per
 // day over 12 weeks as a calendar heatmap, the streak, and wins and struggles per topic.
 import type { DashboardStats } from "@/server/study/history";
-import type { HeatmapCell } from "@/server/study/stats";
+import type { HeatmapCell } from "@/common/study/stats";
 import { formatDate } from "@/common/dates";
 
 const WEEKDAYS = ["Mon", "", "Wed", "", "Fri", "", ""] as const;

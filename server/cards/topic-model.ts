@@ -1,7 +1,7 @@
 // The learner model of one topic, as the topic page shows it: retention from the reviews, recall
 // chance now (FSRS), and wins and struggles week by week (the last TOPIC_WEEKS weeks: the table shows
 // those, and reading every mark of a topic grew with the history). Pure: rows in, numbers out.
-import { dayKey } from "../study/stats.ts";
+import { dayKey } from "../../common/study/stats.ts";
 import { recallChance, type SchedulingState } from "./scheduling.ts";
 
 export interface ReviewFact {

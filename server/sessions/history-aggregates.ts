@@ -9,7 +9,7 @@ import type { Db, ReadConnection } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { withDb } from "../db/db-faults.ts";
 import { providerOf } from "../db/provider-of.ts";
-import { dayKey, dayNumber, focusByDay, heatmapStart, withOpenDays, type DayRun, type TopicCount } from "../study/stats.ts";
+import { dayKey, dayNumber, focusByDay, heatmapStart, withOpenDays, type DayRun, type TopicCount } from "../../common/study/stats.ts";
 import { readTimer, timerStateOf, type TimerRow } from "../../common/study/timer.ts";
 import type { SessionReads } from "./session-reads.ts";
 

@@ -1,6 +1,6 @@
 // The statements that end a session, run in the store's one transaction (SessionStore.end): the row, its summary, the charts' totals.
 import type { Prisma, StudySession } from "../db/generated/client.ts";
-import { buildSummary } from "../study/summary.ts";
+import { buildSummary } from "../../common/study/summary.ts";
 import type { HistoryAggregateStore } from "./history-aggregates.ts";
 
 export interface EndWrite {

@@ -1,6 +1,6 @@
 // Pure mappers from stored rows to what the API and the pages show.
 import type { StudySession } from "../db/generated/client.ts";
-import { parseSummary, type Summary } from "../study/summary.ts";
+import { parseSummary, type Summary } from "../../common/study/summary.ts";
 import { timerStateOf, type TimerState } from "../../common/study/timer.ts";
 import { clockTime, explainEnd, isContinuable } from "./end-reasons.ts";
 import { pausedKeptUntil } from "./session-lifecycle.ts";

@@ -10,7 +10,7 @@ import { testProviders } from "../db/test-storage.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { StudyLog } from "./study-log.ts";
 import { SearchIndex } from "../recording/search-index.ts";
-import { dayKey, focusByDay, heatmap, streak, type TopicTally } from "./stats.ts";
+import { dayKey, focusByDay, heatmap, streak, type TopicTally } from "../../common/study/stats.ts";
 import { readTimer, timerStateOf } from "../../common/study/timer.ts";
 import type { DashboardStats } from "./history.ts";
 

@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
-import { dayKey, heatmap, streakOfRuns, tallyTopics, type Heatmap, type Streak, type TopicTally } from "./stats.ts";
+import { dayKey, heatmap, streakOfRuns, tallyTopics, type Heatmap, type Streak, type TopicTally } from "../../common/study/stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
 
