@@ -5,8 +5,8 @@
 // is missing from search.
 import fs from "node:fs";
 import type { Db } from "../db/client.ts";
+import { readAcpEvents } from "../sessions/acp-event-reads.ts";
 import { parseCast, parseEventLine, type CastEvent } from "./asciicast.ts";
-import { readChatEvents } from "./chat-events.ts";
 import { chatMessages, type ChatMessage } from "./chat-messages.ts";
 import {
   appendTranscript,
@@ -213,7 +213,7 @@ export class RecordIndexer {
   }
 
   private chatEvents(sessionId: string, afterSeq: number) {
-    return readChatEvents(this.db, sessionId, afterSeq);
+    return readAcpEvents(this.db, sessionId, afterSeq);
   }
 
   private async store(state: LiveIndex, segments: readonly TranscriptSegment[]): Promise<void> {

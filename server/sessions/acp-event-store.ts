@@ -1,9 +1,9 @@
 // The ACP conversation (acp_events): each event stored as it arrives, read back after a number.
 import type { Db } from "../db/client.ts";
 import { withDb, type RetryOptions } from "../db/db-faults.ts";
-import { readChatEvents } from "../recording/chat-events.ts";
 import type { AcpEventRecord } from "../transports/acp/acp-events.ts";
 import type { AcpEventLog } from "../transports/acp/acp-transport.ts";
+import { readAcpEvents } from "./acp-event-reads.ts";
 
 export class AcpEventStore implements AcpEventLog {
   constructor(
@@ -24,7 +24,7 @@ export class AcpEventStore implements AcpEventLog {
   }
 
   async after(sessionId: string, afterSeq = 0): Promise<AcpEventRecord[]> {
-    const events = await readChatEvents(this.db, sessionId, afterSeq, this.retry);
+    const events = await readAcpEvents(this.db, sessionId, afterSeq, this.retry);
     return events.map((e) => ({ ...e, kind: e.kind as AcpEventRecord["kind"], at: e.at.toISOString() }));
   }
 }

@@ -1,11 +1,18 @@
 // An ACP conversation as stored (acp_events), read back in order after a number: for the chat's
-// catch-up (the session store's AcpEventStore) and for the learning record's index of it.
+// catch-up (AcpEventStore) and for the learning record's index of it (recording/record-indexer.ts).
 import type { Db } from "../db/client.ts";
 import { withDb, type RetryOptions } from "../db/db-faults.ts";
-import type { ChatEvent } from "./chat-messages.ts";
+
+/** One stored event as read: its kind as written, its payload as an object. */
+export interface StoredAcpEvent {
+  readonly seq: number;
+  readonly kind: string;
+  readonly payload: Record<string, unknown>;
+  readonly at: Date;
+}
 
 /** The events numbered after `afterSeq`, oldest first; a held write lock is waited for as a write's is. */
-export async function readChatEvents(db: Db, sessionId: string, afterSeq = 0, retry?: RetryOptions): Promise<ChatEvent[]> {
+export async function readAcpEvents(db: Db, sessionId: string, afterSeq = 0, retry?: RetryOptions): Promise<StoredAcpEvent[]> {
   const rows = await withDb(
     "read the chat",
     () => db.acpEvent.findMany({ where: { sessionId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" } }),

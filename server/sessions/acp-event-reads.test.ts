@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../db/migrate.ts";
 import { openDatabase } from "../db/client.ts";
 import { DbUnavailable } from "../db/db-faults.ts";
-import { payloadOf, readChatEvents } from "./chat-events.ts";
+import { payloadOf, readAcpEvents } from "./acp-event-reads.ts";
 
 describe("payloadOf", () => {
   it.each([
@@ -25,7 +25,7 @@ describe("payloadOf", () => {
   });
 });
 
-describe("readChatEvents", () => {
+describe("readAcpEvents", () => {
   it("reads the events after a number, oldest first, with a hand-edited payload as empty", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-chat-events-"));
     const file = path.join(dataDir, "studyloop.db");
@@ -42,15 +42,15 @@ describe("readChatEvents", () => {
       await db.acpEvent.create({ data: { sessionId, seq, kind: "user_message", payload, createdAt: at } });
     }
 
-    const all = await readChatEvents(db, sessionId);
+    const all = await readAcpEvents(db, sessionId);
     expect(all.map((e) => [e.seq, e.payload])).toEqual([
       [1, { text: "first" }],
       [2, {}],
       [3, { text: "third" }],
     ]);
     expect(all[0]!.at).toEqual(at);
-    expect((await readChatEvents(db, sessionId, 2)).map((e) => e.seq)).toEqual([3]);
-    expect(await readChatEvents(db, crypto.randomUUID())).toEqual([]);
+    expect((await readAcpEvents(db, sessionId, 2)).map((e) => e.seq)).toEqual([3]);
+    expect(await readAcpEvents(db, crypto.randomUUID())).toEqual([]);
 
     await db.$disconnect();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -61,7 +61,7 @@ describe("readChatEvents", () => {
     const file = path.join(dataDir, "studyloop.db");
     fs.writeFileSync(file, "this is not a database ".repeat(200));
     const db = openDatabase(file);
-    const read = readChatEvents(db, crypto.randomUUID());
+    const read = readAcpEvents(db, crypto.randomUUID());
     await expect(read).rejects.toBeInstanceOf(DbUnavailable);
     await expect(read).rejects.toThrow(/read the chat/);
     await db.$disconnect();
