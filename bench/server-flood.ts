@@ -9,7 +9,7 @@ import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
 import { socketParser } from "../common/realtime/socket-parser.ts";
-import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/thread-memory.ts";
+import { MEMORY_REPORT_PREFIX } from "../server/diagnostics/memory-report.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../server/realtime/events.ts";
 import { inspector } from "./lib/inspector.ts";
 import { rssBytes, sleep } from "./lib/proc.ts";

@@ -3,7 +3,10 @@
 // own heap, and what neither accounts for is native: Node and V8 themselves, compiled code, the
 // allocator's free pages. bench/server-flood.ts reads this line after each flood.
 import { mirrorsMemory } from "../transports/pty/mirror-thread.ts";
-import { MEMORY_REPORT_PREFIX, threadMemory, type ThreadMemory } from "./thread-memory.ts";
+import { threadMemory, type ThreadMemory } from "../transports/pty/thread-memory.ts";
+
+/** How the memory report's log line begins; bench/server-flood.ts looks for it. */
+export const MEMORY_REPORT_PREFIX = "Memory report (MiB): ";
 
 export interface MemoryReport {
   readonly rss: number;

@@ -3,7 +3,7 @@
 import type { ScreenPreview } from "./screen-preview.ts";
 import type { MirrorSnapshot } from "./terminal-mirror.ts";
 import type { TerminalColours } from "./terminal-extras.ts";
-import type { ThreadMemory } from "../../diagnostics/thread-memory.ts";
+import type { ThreadMemory } from "./thread-memory.ts";
 
 export interface MirrorWorkerData {
   readonly cols: number;

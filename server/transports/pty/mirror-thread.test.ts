@@ -2,7 +2,7 @@
 // parse callbacks in order), and a worker that dies releases everyone waiting on it.
 import { afterEach, describe, expect, it } from "vitest";
 import { MirrorThread, MirrorThreadLimits, MirrorUnavailableError, mirrorsMemory } from "./mirror-thread.ts";
-import { threadMemory } from "../../diagnostics/thread-memory.ts";
+import { threadMemory } from "./thread-memory.ts";
 import { MirrorDisposedError, TerminalMirror } from "./terminal-mirror.ts";
 
 const ESC = "\x1b[";

@@ -11,7 +11,7 @@ import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-prot
 import type { ScreenPreview } from "./screen-preview.ts";
 import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./mirror-contract.ts";
 import type { TerminalColours } from "./terminal-extras.ts";
-import type { ThreadMemory } from "../../diagnostics/thread-memory.ts";
+import type { ThreadMemory } from "./thread-memory.ts";
 
 export const MirrorThreadLimits = {
   /**

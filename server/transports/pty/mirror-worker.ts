@@ -4,7 +4,7 @@ import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
 import { TerminalMirror } from "./terminal-mirror.ts";
-import { threadMemory } from "../../diagnostics/thread-memory.ts";
+import { threadMemory } from "./thread-memory.ts";
 
 const port = parentPort;
 if (!port) throw new Error("mirror-worker.ts runs as a worker thread (see mirror-thread.ts)");

@@ -1,5 +1,6 @@
-// One thread's memory as its own isolate sees it, for the memory report (memory-report.ts): the main
-// thread and each terminal mirror's worker (mirror-worker.ts posts its own, as only it can read it).
+// One thread's memory as its own isolate sees it, for the memory report (diagnostics/memory-report.ts):
+// the main thread and each terminal mirror's worker (mirror-worker.ts posts its own, as only it can
+// read it).
 // Plain data, so it crosses postMessage as it is.
 import v8 from "node:v8";
 
@@ -13,9 +14,6 @@ export interface ThreadMemory {
   readonly external: number;
   readonly arrayBuffers: number;
 }
-
-/** How the memory report's log line begins (memory-report.ts); bench/server-flood.ts looks for it. */
-export const MEMORY_REPORT_PREFIX = "Memory report (MiB): ";
 
 export function threadMemory(): ThreadMemory {
   const usage = process.memoryUsage();
