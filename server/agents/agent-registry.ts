@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE_NAME } from "../config/paths.ts";
-import { passedVariables } from "../security/agent-env.ts";
+import { passedVariables } from "../config/agent-env.ts";
 import { AgentConfigFileSchema, mergeAgents, type AgentConfigFile, type AgentDefinition } from "./agent-catalog.ts";
 
 /** One way of showing an agent: whether its program is installed here, and how to install it. */

@@ -1,9 +1,7 @@
 // The glue every route handler uses: read a bounded JSON body, turn refusals into a status and a
 // sentence, and never leak a stack trace or a path.
+import { MAX_JSON_BODY_BYTES } from "../security/body-limits.ts";
 import { ApiError, badRequest, toApiError } from "./api-error.ts";
-
-/** JSON bodies over this are refused (64 KB: far more than any form here sends). */
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 export async function readJson(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";

@@ -1,5 +1,5 @@
 // How `studyloop park` and `studyloop topic` reach the server from inside a session: the agent's
-// environment carries the server's URL and the session's token (server/security/agent-env.ts);
+// environment carries the server's URL and the session's token (server/config/agent-env.ts);
 // requests go out with the token as a Bearer token, so the server files them under that session.
 import { UsageError } from "./options.ts";
 

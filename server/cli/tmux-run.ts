@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { sessionDir } from "../recording/record-files.ts";
 import { recorderRunning } from "../recording/recorder-lock.ts";
 import { SessionStore } from "../sessions/session-store.ts";
-import { agentEnvironment } from "../security/agent-env.ts";
+import { agentEnvironment } from "../config/agent-env.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
 import { capturePane, paneId, panePiped, type TmuxOptions } from "../transports/tmux/tmux-control.ts";
 import type { CommandSpec } from "./options.ts";

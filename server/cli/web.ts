@@ -166,7 +166,7 @@ function readTls(certFile: string | undefined, keyFile: string | undefined): { c
 /**
  * The agent's `studyloop park` and `topic` call this server at its https:// address, which Node
  * refuses when the certificate is self-signed. Agents inherit this server's environment (minus
- * secrets, server/security/agent-env.ts), and Node reads NODE_EXTRA_CA_CERTS (one file) when a process
+ * secrets, server/config/agent-env.ts), and Node reads NODE_EXTRA_CA_CERTS (one file) when a process
  * starts: point it at the certificate, added to whatever file it already named.
  */
 function trustCertificateInAgents(cert: Buffer, dataDir: string): void {

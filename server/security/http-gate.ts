@@ -4,9 +4,9 @@
 // a browser's page load; each closes the connection (an unread body is not read on) and is logged as
 // one rate-limited line.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_JSON_BODY_BYTES } from "../api/route-helpers.ts";
 import { bodyLimitFor } from "../transports/acp/attachments.ts";
 import type { AccessControl } from "./access-control.ts";
+import { MAX_JSON_BODY_BYTES } from "./body-limits.ts";
 import { guessDeviceName } from "../../common/device-name.ts";
 import { DEVICE_HEADER } from "./device-header.ts";
 import { shareNonceWithNext } from "./headers.ts";

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
-import { agentEnvironment } from "../security/agent-env.ts";
+import { agentEnvironment } from "../config/agent-env.ts";
 import { AcpFailure } from "../transports/acp/acp-failure.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";

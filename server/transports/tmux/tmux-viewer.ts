@@ -1,6 +1,6 @@
 // "Open in browser" for a CLI session: a pty running `tmux attach` to it, shared by every browser
 // viewer of that session. It is a LiveTransport like the agent's own pty.
-import { scrubbedEnvironment } from "../../security/agent-env.ts";
+import { scrubbedEnvironment } from "../../config/agent-env.ts";
 import { PtyTransport } from "../pty/pty-transport.ts";
 import { attachCommand, type TmuxOptions } from "./tmux-control.ts";
 
