@@ -3,8 +3,7 @@ import { z } from "zod";
 import { AGENT_NAME } from "../agents/agent-catalog.ts";
 import { badRequest } from "./api-error.ts";
 import { plainText } from "../security/plain-text-schema.ts";
-
-export const TOPIC_MAX_CHARS = 200;
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 
 export const StartSessionSchema = z
   .object({

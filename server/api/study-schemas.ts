@@ -2,7 +2,7 @@
 // history's query string and the parking lot's filters. Types are inferred from them.
 import { z } from "zod";
 import { PARKED_STATUSES } from "../../common/study/study-view.ts";
-import { TOPIC_MAX_CHARS } from "./schemas.ts";
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 
 /** Search words: long enough for any phrase, short enough to keep the query cheap. */
 export const SEARCH_MAX_CHARS = 200;

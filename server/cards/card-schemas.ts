@@ -1,7 +1,7 @@
 // One zod schema per card boundary (HTTP bodies and query strings, the CLI, the CSV import); the
 // types are inferred from them. Messages are sentences a learner can act on.
 import { z } from "zod";
-import { TOPIC_MAX_CHARS } from "../api/schemas.ts";
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 import { plainText } from "../security/plain-text-schema.ts";
 import { RATINGS } from "./scheduling.ts";
 

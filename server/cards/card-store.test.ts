@@ -6,7 +6,7 @@ import { createEmptyCard, fsrs, type Grade } from "ts-fsrs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/client.ts";
 import { openTestStorage, testProviders, type TestStorage } from "../db/test-storage.ts";
-import { isApiError } from "../api/api-error.ts";
+import { isRefusal, type RefusalKind } from "../errors/refusal.ts";
 import { tutorInstructions } from "../agents/tutor-instructions.ts";
 import { CardStore } from "./card-store.ts";
 import { ANKI_HEADER, fromHtml } from "./anki-text.ts";
@@ -33,11 +33,11 @@ describe.each(testProviders())("on %s", (provider) => {
     await storage.dispose();
   });
 
-  async function refusal(p: Promise<unknown>): Promise<{ status: number; message: string }> {
+  async function refusal(p: Promise<unknown>): Promise<{ kind: RefusalKind; message: string }> {
     try {
       await p;
     } catch (error) {
-      if (isApiError(error)) return { status: error.status, message: error.message };
+      if (isRefusal(error)) return { kind: error.kind, message: error.message };
       throw error;
     }
     throw new Error("expected a refusal");
@@ -125,10 +125,10 @@ describe.each(testProviders())("on %s", (provider) => {
       const card = await store.create({ front: "f", back: "b", topic: "t" }, { source: "learner" });
       await store.review(card.id, { rating: "good", reps: 0 });
       const again = await refusal(store.review(card.id, { rating: "again", reps: 0 }));
-      expect(again.status).toBe(409);
+      expect(again.kind).toBe("conflict");
       expect(again.message).toMatch(/just reviewed/);
       expect(await db.cardReview.count()).toBe(1);
-      expect((await refusal(store.review("33333333-3333-4333-8333-333333333333", { rating: "good", reps: 0 }))).status).toBe(404);
+      expect((await refusal(store.review("33333333-3333-4333-8333-333333333333", { rating: "good", reps: 0 }))).kind).toBe("not-found");
     });
 
     it("refuses an origin that does not exist, a tutor naming one, and a card with no topic, storing nothing", async () => {
@@ -140,8 +140,8 @@ describe.each(testProviders())("on %s", (provider) => {
               { source: "learner" },
             ),
           )
-        ).status,
-      ).toBe(404);
+        ).kind,
+      ).toBe("not-found");
       expect(
         (
           await refusal(
@@ -150,8 +150,8 @@ describe.each(testProviders())("on %s", (provider) => {
               { source: "learner" },
             ),
           )
-        ).status,
-      ).toBe(404);
+        ).kind,
+      ).toBe("not-found");
       expect((await refusal(store.create({ front: "f", back: "b" }, { source: "learner" }))).message).toMatch(/topic is empty/);
       expect(
         (
@@ -183,7 +183,7 @@ describe.each(testProviders())("on %s", (provider) => {
       const ok = await store.importCsv('front,back,topic\n"What is 2+2?",4,maths\n"Quote ""me""","line one\nline two",\n', "general");
       expect(ok).toEqual({ imported: 2, topics: ["maths", "general"] });
       const bad = await refusal(store.importCsv("a,b,t\nonly a front\n", "x"));
-      expect(bad.status).toBe(400);
+      expect(bad.kind).toBe("invalid");
       expect(bad.message).toMatch(/Card 2 .* has 1 column.*Nothing was imported/);
       expect((await refusal(store.importCsv('a,"unclosed\n', "x"))).message).toMatch(/could not be read.*Nothing was imported/);
       expect((await refusal(store.importCsv("a,b\n", undefined))).message).toMatch(/no topic/);

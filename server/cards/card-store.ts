@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { Card, TopicMark } from "../db/generated/client.ts";
-import { ApiError, badRequest, conflict, notFound } from "../api/api-error.ts";
+import { conflict, invalid, notFound } from "../errors/refusal.ts";
 import { toAnkiText } from "./anki-text.ts";
 import type { CardsQuery, EditCardInput, NewCardInput, ReviewInput } from "./card-schemas.ts";
 import { schedulingOf, toCardView, toReviewView, type CardOrigin, type CardView, type ReviewView } from "./card-view.ts";
@@ -62,7 +62,7 @@ export class CardStore {
     const now = this.now();
     const origin = await this.resolveOrigin(input, writer);
     const topic = input.topic ?? origin.defaultTopic;
-    if (!topic) throw badRequest("topic is empty: say what the card is about.", { field: "topic" });
+    if (!topic) throw invalid("topic is empty: say what the card is about.", { field: "topic" });
     const card = await this.db.card.create({
       data: {
         id: crypto.randomUUID(),
@@ -171,7 +171,7 @@ export class CardStore {
   /** Adds every card of a CSV, or none: a bad line is named and nothing is stored. */
   async importCsv(csv: string, defaultTopic?: string): Promise<{ imported: number; topics: string[] }> {
     const parsed = parseCardsCsv(csv, defaultTopic);
-    if (!parsed.ok) throw badRequest(parsed.reason, { field: "csv" });
+    if (!parsed.ok) throw invalid(parsed.reason, { field: "csv" });
     const now = this.now();
     const state = stateColumns(newState(now));
     await this.db.$transaction(
@@ -314,7 +314,7 @@ export class CardStore {
   ): Promise<{ kind: CardOrigin; id: string | null; sessionId: string | null; defaultTopic: string | null }> {
     if (writer.source === "agent") {
       if (input.origin && input.origin.kind !== "hand")
-        throw badRequest("The tutor's cards come from its session: leave out origin.", { field: "origin" });
+        throw invalid("The tutor's cards come from its session: leave out origin.", { field: "origin" });
       const session = await this.db.studySession.findUnique({ where: { id: writer.sessionId }, select: { topic: true } });
       return { kind: "agent", id: null, sessionId: writer.sessionId, defaultTopic: session?.topic ?? null };
     }
@@ -322,17 +322,17 @@ export class CardStore {
     switch (origin.kind) {
       case "mark": {
         const mark = await this.db.topicMark.findUnique({ where: { id: origin.id } });
-        if (!mark) throw new ApiError(404, "That topic mark no longer exists: make the card by hand instead.");
+        if (!mark) throw notFound("That topic mark no longer exists: make the card by hand instead.");
         return { kind: "mark", id: mark.id, sessionId: mark.sessionId, defaultTopic: mark.topic };
       }
       case "parked": {
         const item = await this.db.parkedItem.findUnique({ where: { id: origin.id }, include: { session: { select: { topic: true } } } });
-        if (!item) throw new ApiError(404, "That parked thought no longer exists: make the card by hand instead.");
+        if (!item) throw notFound("That parked thought no longer exists: make the card by hand instead.");
         return { kind: "parked", id: item.id, sessionId: item.sessionId, defaultTopic: item.session?.topic ?? null };
       }
       case "transcript": {
         const session = await this.db.studySession.findUnique({ where: { id: origin.sessionId }, select: { topic: true } });
-        if (!session) throw new ApiError(404, "That session no longer exists: make the card by hand instead.");
+        if (!session) throw notFound("That session no longer exists: make the card by hand instead.");
         return { kind: "transcript", id: null, sessionId: origin.sessionId, defaultTopic: session.topic };
       }
       default:

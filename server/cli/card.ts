@@ -1,7 +1,7 @@
 // `studyloop card "FRONT" "BACK" [--topic T]`: the tutor writes a review card in the running session
 // (same token and rules as `studyloop park`); `studyloop cards --due [--topic T]` lists cards.
 import { CARD_SIDE_MAX_CHARS } from "../cards/card-schemas.ts";
-import { TOPIC_MAX_CHARS } from "../api/schemas.ts";
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 import type { CardView } from "../cards/card-view.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";

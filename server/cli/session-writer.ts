@@ -1,7 +1,8 @@
 // Where `studyloop park`, `topic` and `card` write: to the web server that runs the session (over
 // HTTP, with the session token), or, for a session in tmux that no server runs, straight into the
 // data directory's database through the same StudyLog the server uses.
-import { isApiError } from "../api/api-error.ts";
+import { isApiError, toApiError } from "../api/api-error.ts";
+import { isRefusal } from "../errors/refusal.ts";
 import { ParkSchema, TopicMarkSchema, parseBody } from "../api/schemas.ts";
 import { StudyLog } from "../study/study-log.ts";
 import { NewCardSchema } from "../cards/card-schemas.ts";
@@ -38,9 +39,11 @@ function localWriter(dataDir: string, database: string | undefined, token: strin
       const sessionId = await data.sessions.sessionForToken(token);
       return await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId, data);
     } catch (error) {
-      if (!isApiError(error)) throw cliRefusal(error);
-      if (error.status === 400) throw new UsageError(error.message);
-      throw new RefusedError(error.message, error.status);
+      // The request's own refusals (parseBody's, the study loop's) answer as they would over HTTP.
+      const refusal = isApiError(error) || isRefusal(error) ? toApiError(error) : null;
+      if (!refusal) throw cliRefusal(error);
+      if (refusal.status === 400) throw new UsageError(refusal.message);
+      throw new RefusedError(refusal.message, refusal.status);
     } finally {
       await data.close();
     }

@@ -1,6 +1,7 @@
 // `studyloop topic "closures" --status win|struggling|learning|insight [--note ...]`: the tutor
 // records how a topic is going; the study page shows it at once and the summary counts it.
-import { PARKED_TEXT_MAX_CHARS, TOPIC_MAX_CHARS } from "../api/schemas.ts";
+import { PARKED_TEXT_MAX_CHARS } from "../api/schemas.ts";
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 import { MARK_STATUSES, type MarkStatus } from "../../common/study/study-view.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";

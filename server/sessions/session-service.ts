@@ -4,7 +4,6 @@
 import type { Db, ReadConnection } from "../db/client.ts";
 import type { Settings } from "../config/settings.ts";
 import type { AgentRegistry } from "../agents/agent-registry.ts";
-import type { StartSessionInput } from "../api/schemas.ts";
 import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
 import type { TerminalSession } from "../transports/pty/terminal-session.ts";
 import type { ScreenPreview } from "../transports/pty/screen-preview.ts";
@@ -161,7 +160,7 @@ export class SessionService implements SessionReader {
 
   // ---- commands --------------------------------------------------------------------------------
 
-  start(input: StartSessionInput): Promise<StartResult> {
+  start(input: StartRequest & { transport: "pty" | "acp" }): Promise<StartResult> {
     return this.starter.start(input);
   }
 
@@ -194,7 +193,7 @@ export class SessionService implements SessionReader {
   }
 
   startInTmux(
-    input: Omit<StartSessionInput, "transport">,
+    input: Omit<StartRequest, "transport">,
     tmux: TmuxOptions,
     wrapper: (sessionId: string) => string[],
   ): Promise<{ session: SessionView; muxSession: string }> {

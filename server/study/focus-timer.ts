@@ -5,7 +5,7 @@
 // servers) acting at once cannot both win.
 import type { Db } from "../db/client.ts";
 import type { StudySession } from "../db/generated/client.ts";
-import { ApiError, conflict } from "../api/api-error.ts";
+import { conflict, notFound } from "../errors/refusal.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import type { SessionView } from "../sessions/session-view.ts";
@@ -84,7 +84,7 @@ export class FocusTimer {
     if (kind) this.events.study(kind, row.id, { action: command.action }, now);
     else this.events.emit("changed");
     const found = await this.sessions.session(row.id);
-    if (!found) throw new ApiError(404, "The session is gone.");
+    if (!found) throw notFound("The session is gone.");
     return found.view;
   }
 

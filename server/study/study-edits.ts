@@ -4,7 +4,7 @@
 // back unless it was already carried into a later session.
 import type { Db } from "../db/client.ts";
 import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
-import { conflict, notFound } from "../api/api-error.ts";
+import { conflict, notFound } from "../errors/refusal.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import type { StudySessionWrites } from "../sessions/ports.ts";
 import type { MarkStatus } from "../../common/study/study-view.ts";

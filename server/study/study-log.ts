@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { ParkedItem, TopicMark } from "../db/generated/client.ts";
-import { ApiError, conflict } from "../api/api-error.ts";
+import { conflict, notFound } from "../errors/refusal.ts";
 import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionEvents } from "../sessions/session-events.ts";
 import { FocusTimer } from "./focus-timer.ts";
@@ -92,7 +92,7 @@ export class StudyLog {
 
   async setParkedStatus(id: string, status: ParkedStatus): Promise<ParkedItem> {
     const found = await this.db.parkedItem.findUnique({ where: { id } });
-    if (!found) throw new ApiError(404, "There is no such parked item: it may have been removed.");
+    if (!found) throw notFound("There is no such parked item: it may have been removed.");
     if (found.status === "carried" && status !== "carried" && (await this.db.parkedItem.count({ where: { carriedFromId: id } })) > 0) {
       throw conflict("This item was already carried into a later session: change it there.");
     }
