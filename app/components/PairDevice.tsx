@@ -4,6 +4,7 @@
 import { useState } from "react";
 import "./devices.css";
 import { ErrorAlert } from "./ErrorAlert";
+import { callApi } from "./api-client";
 
 interface Link {
   baseUrl: string;
@@ -27,16 +28,10 @@ export function PairDevice() {
   const fresh = async () => {
     setBusy(true);
     setError(null);
-    try {
-      const res = await fetch("/api/devices/pairing", { method: "POST" });
-      const body = (await res.json().catch(() => ({}))) as Partial<Pairing> & { error?: string };
-      if (!res.ok) setError(body.error ?? `The server refused (HTTP ${res.status}).`);
-      else setPairing({ required: body.required ?? false, links: body.links ?? [] });
-    } catch {
-      setError("Could not reach the StudyLoop server. Is it still running?");
-    } finally {
-      setBusy(false);
-    }
+    const answer = await callApi<Partial<Pairing>>("/api/devices/pairing", { method: "POST" });
+    setBusy(false);
+    if (!answer.ok) setError(answer.error);
+    else setPairing({ required: answer.value.required ?? false, links: answer.value.links ?? [] });
   };
 
   return (

@@ -3,6 +3,7 @@
 import { io, type Socket } from "socket.io-client";
 import { socketParser } from "@/common/realtime/socket-parser";
 import type { ClientToServerEvents, ServerToClientEvents } from "@/server/realtime/events";
+import { callApi } from "./api-client";
 
 export type StudySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -26,12 +27,11 @@ function watchPairing(s: StudySocket): void {
   const check = () => {
     if (checking) return;
     checking = true;
-    fetch("/api/devices/me", { cache: "no-store" })
-      .then((res) => {
-        if (res.status === 401) window.location.reload();
-      })
-      .catch(() => undefined) // the server is away: socket.io keeps trying
-      .finally(() => (checking = false));
+    // No answer (the server is away): socket.io keeps trying.
+    void callApi("/api/devices/me", { cache: "no-store" }).then((answer) => {
+      checking = false;
+      if (!answer.ok && answer.status === 401) window.location.reload();
+    });
   };
   s.on("disconnect", (reason) => {
     if (reason === "io server disconnect") check();

@@ -32,19 +32,3 @@ export function useStudyLive(sessionId: string | null): { view: StudyLiveView | 
   }, [sessionId]);
   return { view, error };
 }
-
-/** Sends JSON to the server (POST unless told); returns the error sentence, or null when it worked. */
-export async function send(path: string, body: unknown, method: "POST" | "PATCH" | "DELETE" = "POST"): Promise<string | null> {
-  try {
-    const res = await fetch(path, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.ok) return null;
-    const answer = (await res.json().catch(() => ({}))) as { error?: string };
-    return answer.error ?? `The server refused (HTTP ${res.status}). Try again.`;
-  } catch {
-    return "Could not reach the StudyLoop server: check the connection and try again.";
-  }
-}

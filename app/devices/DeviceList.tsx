@@ -5,6 +5,7 @@ import { useState } from "react";
 import "../components/devices.css";
 import type { DeviceView } from "@/server/security/access-control";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { callApi } from "../components/api-client";
 
 export function DeviceList({ initial, current }: { initial: DeviceView[]; current: string | null }) {
   const [devices, setDevices] = useState(initial);
@@ -14,29 +15,25 @@ export function DeviceList({ initial, current }: { initial: DeviceView[]; curren
   const revoke = async (device: DeviceView) => {
     setConfirming(null);
     setError(null);
-    const res = await fetch(`/api/devices/${device.id}/revoke`, { method: "POST" }).catch(() => null);
-    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
-    const body = (await res.json().catch(() => ({}))) as { device?: DeviceView; error?: string };
-    if (!res.ok || !body.device) return setError(body.error ?? `Could not revoke ${device.name} (HTTP ${res.status}).`);
+    const refused = (status: number) => `Could not revoke ${device.name} (HTTP ${status}).`;
+    const answer = await callApi<{ device?: DeviceView }>(`/api/devices/${device.id}/revoke`, { method: "POST", refused });
+    if (!answer.ok) return setError(answer.error);
+    const revoked = answer.value.device;
+    if (!revoked) return setError(refused(answer.status));
     // Revoking this very device: its next request is refused, so show that now.
     if (device.id === current) return window.location.reload();
-    setDevices((list) => list.map((d) => (d.id === device.id ? body.device! : d)));
+    setDevices((list) => list.map((d) => (d.id === device.id ? revoked : d)));
   };
 
   const revokeAll = async () => {
     setConfirming(null);
     setError(null);
     const keepThisDevice = current !== null && devices.some((d) => d.id === current && !d.revokedAt);
-    const res = await fetch("/api/devices/revoke-all", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ keepThisDevice }),
-    }).catch(() => null);
-    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
-    if (!res.ok) {
-      const body = (await res.json().catch(() => ({}))) as { error?: string };
-      return setError(body.error ?? `Could not revoke the devices (HTTP ${res.status}).`);
-    }
+    const answer = await callApi("/api/devices/revoke-all", {
+      body: { keepThisDevice },
+      refused: (status) => `Could not revoke the devices (HTTP ${status}).`,
+    });
+    if (!answer.ok) return setError(answer.error);
     const now = new Date().toISOString();
     setDevices((list) =>
       list.map((d) =>

@@ -5,6 +5,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import "../components/notify.css";
 import type { NotifyDeviceView } from "@/server/notify/device-store";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { callApi } from "../components/api-client";
 import { notifyClientId, serviceWorker, systemPermission, vapidKeyBytes } from "../components/notify-client";
 
 type Settings = Partial<{ system: boolean; sound: boolean; push: PushSubscriptionJSON | null; ntfyUrl: string | null }>;
@@ -26,17 +27,16 @@ export function NotificationSettings() {
     const id = notifyClientId();
     let cancelled = false;
     // The page's own hello (NotificationCenter) creates this browser's row: read again until it is there.
-    const read = (attempt: number) =>
-      fetch("/api/notify/devices", { cache: "no-store" })
-        .then((res) => (res.ok ? (res.json() as Promise<{ devices: NotifyDeviceView[] }>) : Promise.reject(new Error(String(res.status)))))
-        .then(({ devices: list }) => {
-          if (cancelled) return;
-          setDevices(list);
-          const mine = list.find((d) => d.id === id);
-          if (mine) setNtfy(mine.ntfyUrl ?? "");
-          else if (attempt < 10) setTimeout(() => void read(attempt + 1), 300);
-        })
-        .catch(() => setError("Could not read the notification settings. Is the StudyLoop server still running?"));
+    const read = async (attempt: number) => {
+      const answer = await callApi<{ devices: NotifyDeviceView[] }>("/api/notify/devices", { cache: "no-store" });
+      if (!answer.ok) return setError("Could not read the notification settings. Is the StudyLoop server still running?");
+      if (cancelled) return;
+      const list = answer.value.devices;
+      setDevices(list);
+      const mine = list.find((d) => d.id === id);
+      if (mine) setNtfy(mine.ntfyUrl ?? "");
+      else if (attempt < 10) setTimeout(() => void read(attempt + 1), 300);
+    };
     void read(0);
     return () => {
       cancelled = true;
@@ -47,15 +47,12 @@ export function NotificationSettings() {
     setError(null);
     setStatus(null);
     if (!me) return;
-    const res = await fetch(`/api/notify/devices/${me}`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(settings),
-    }).catch(() => null);
-    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
-    const body = (await res.json().catch(() => ({}))) as { device?: NotifyDeviceView; error?: string };
-    if (!res.ok || !body.device) return setError(body.error ?? `Could not save (HTTP ${res.status}).`);
-    setDevices((list) => (list ?? []).map((d) => (d.id === me ? body.device! : d)));
+    const refused = (status: number) => `Could not save (HTTP ${status}).`;
+    const answer = await callApi<{ device?: NotifyDeviceView }>(`/api/notify/devices/${me}`, { method: "PUT", body: settings, refused });
+    if (!answer.ok) return setError(answer.error);
+    const saved = answer.value.device;
+    if (!saved) return setError(refused(answer.status));
+    setDevices((list) => (list ?? []).map((d) => (d.id === me ? saved : d)));
     setStatus(done);
   };
 
@@ -74,8 +71,8 @@ export function NotificationSettings() {
       return setError(
         "Web Push needs HTTPS (start StudyLoop with --tls-cert) or this computer's own browser, and a browser that supports it.",
       );
-    const res = await fetch("/api/notify/vapid", { cache: "no-store" }).catch(() => null);
-    const key = res?.ok ? ((await res.json()) as { publicKey: string }).publicKey : null;
+    const answer = await callApi<{ publicKey?: string }>("/api/notify/vapid", { cache: "no-store" });
+    const key = answer.ok ? answer.value.publicKey : null;
     if (!key) return setError("Could not read the server's push key. Reload and try again.");
     try {
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: vapidKeyBytes(key) });
@@ -96,20 +93,17 @@ export function NotificationSettings() {
   const test = async (device: string) => {
     setError(null);
     setStatus(null);
-    const res = await fetch("/api/notify/test", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ device }),
-    }).catch(() => null);
-    if (!res) return setError("Could not reach the StudyLoop server. Is it still running?");
-    const body = (await res.json().catch(() => ({}))) as { sent?: string[]; error?: string };
-    if (!res.ok) return setError(body.error ?? `Could not send the test (HTTP ${res.status}).`);
-    setStatus(`Test sent through: ${(body.sent ?? []).map(channelName).join(", ")}.`);
+    const answer = await callApi<{ sent?: string[] }>("/api/notify/test", {
+      body: { device },
+      refused: (status) => `Could not send the test (HTTP ${status}).`,
+    });
+    if (!answer.ok) return setError(answer.error);
+    setStatus(`Test sent through: ${(answer.value.sent ?? []).map(channelName).join(", ")}.`);
   };
 
   const forget = async (device: string) => {
-    const res = await fetch(`/api/notify/devices/${device}`, { method: "DELETE" }).catch(() => null);
-    if (!res?.ok) return setError("Could not forget that browser. Reload and try again.");
+    const answer = await callApi(`/api/notify/devices/${device}`, { method: "DELETE" });
+    if (!answer.ok) return setError("Could not forget that browser. Reload and try again.");
     setDevices((list) => (list ?? []).filter((d) => d.id !== device));
   };
 

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ParkedStatus, ParkedView } from "@/common/study/study-view";
 import { studySocket } from "../components/socket";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { callApi } from "../components/api-client";
 import { MakeCard } from "../review/MakeCard";
 import { cardFromParked } from "../review/prefill";
 import { dateTimeText } from "@/common/dates";
@@ -37,9 +38,9 @@ export function ParkingLot({ initial }: { initial: FoldedParkingLot }) {
   const [showAll, setShowAll] = useState<Partial<Record<ParkingGroupId, boolean>>>({});
 
   const reload = useCallback(async (): Promise<boolean> => {
-    const res = await fetch("/api/parking", { cache: "no-store" }).catch(() => null);
-    if (!res?.ok) return false;
-    setItems(((await res.json()) as { items: ParkedView[] }).items);
+    const answer = await callApi<{ items: ParkedView[] }>("/api/parking", { cache: "no-store" });
+    if (!answer.ok) return false;
+    setItems(answer.value.items);
     setCounts(null);
     return true;
   }, []);
@@ -66,19 +67,15 @@ export function ParkingLot({ initial }: { initial: FoldedParkingLot }) {
   const setStatus = async (item: ParkedView, status: ParkedStatus) => {
     setBusy(item.id);
     setError(null);
-    try {
-      const res = await fetch(`/api/parking/${item.id}`, {
-        method: "PATCH",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ status }),
-      });
-      if (!res.ok) setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? "Could not change the item. Try again.");
-      await reload();
-    } catch {
-      setError("Could not reach the StudyLoop server: check the connection and try again.");
-    } finally {
-      setBusy(null);
-    }
+    const answer = await callApi(`/api/parking/${item.id}`, {
+      method: "PATCH",
+      body: { status },
+      refused: () => "Could not change the item. Try again.",
+    });
+    if (!answer.ok) setError(answer.error);
+    // A refusal may mean the item changed elsewhere: show it as it now is (no answer: nothing to read).
+    if (answer.ok || answer.status !== undefined) await reload();
+    setBusy(null);
   };
 
   return (

@@ -3,7 +3,7 @@
 // A link, so skipping it is simply starting.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { dueCards } from "./cards-client";
+import { dueCards } from "./due-cards";
 
 /** A pre-session review is short. */
 const BEFORE_START_CARDS = 5;
@@ -17,7 +17,7 @@ export function DueBeforeStart({ topic }: { topic: string }) {
     let cancelled = false;
     const timer = setTimeout(() => {
       void dueCards(wanted || undefined, 1).then((answer) => {
-        if (!cancelled && answer.ok) setDue({ topic: wanted, count: answer.data.dueCount });
+        if (!cancelled && answer.ok) setDue({ topic: wanted, count: answer.value.dueCount });
       });
     }, TYPING_PAUSE_MS);
     return () => {

@@ -4,8 +4,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { CardOriginInput } from "@/server/cards/card-schemas";
 import { ErrorAlert } from "../components/ErrorAlert";
-import { callCards } from "./cards-client";
+import { callApi } from "../components/api-client";
 import "./review.css";
+import { TOPIC_MAX_CHARS } from "@/common/study/topic-limits";
 
 export interface MakeCardProps {
   readonly origin: CardOriginInput;
@@ -45,10 +46,7 @@ export function MakeCard({ origin, front = "", back = "", topic = "", label = "M
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const answer = await callCards("/api/cards", {
-      method: "POST",
-      body: { front: values.front, back: values.back, topic: values.topic, origin },
-    });
+    const answer = await callApi("/api/cards", { body: { front: values.front, back: values.back, topic: values.topic, origin } });
     setBusy(false);
     if (!answer.ok) return setError(answer.error);
     setOpen(false);
@@ -80,7 +78,7 @@ export function MakeCard({ origin, front = "", back = "", topic = "", label = "M
               <input
                 id="card-topic"
                 type="text"
-                maxLength={200}
+                maxLength={TOPIC_MAX_CHARS}
                 value={values.topic}
                 onChange={(e) => setValues((v) => ({ ...v, topic: e.target.value }))}
               />

@@ -7,7 +7,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { CardView } from "@/server/cards/card-view";
 import { RATINGS, type RatingName } from "@/common/cards/ratings";
 import { ErrorAlert } from "../components/ErrorAlert";
-import { callCards, dueCards } from "./cards-client";
+import { callApi } from "../components/api-client";
+import { dueCards } from "./due-cards";
 import "./review.css";
 
 const WORDS: Record<RatingName, string> = { again: "Again", hard: "Hard", good: "Good", easy: "Easy" };
@@ -35,7 +36,7 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
 
   const apply = useCallback((answer: Awaited<ReturnType<typeof dueCards>>) => {
     if (!answer.ok) return setError(answer.error);
-    setCards(answer.data.cards);
+    setCards(answer.value.cards);
     setIndex(0);
     setShown(false);
     shownAt.current = Date.now();
@@ -59,8 +60,7 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
       if (!card || busy) return;
       setBusy(true);
       setError(null);
-      const answer = await callCards<{ card: CardView }>(`/api/cards/${card.id}/reviews`, {
-        method: "POST",
+      const answer = await callApi<{ card: CardView }>(`/api/cards/${card.id}/reviews`, {
         body: { rating, reps: card.reps, durationMs: Math.min(Date.now() - shownAt.current, 24 * 3_600_000) },
       });
       setBusy(false);
@@ -70,7 +70,7 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
         if (answer.status === 409) void load();
         return;
       }
-      setReviewed((r) => [...r, { front: card.front, rating, due: answer.data.card.due }]);
+      setReviewed((r) => [...r, { front: card.front, rating, due: answer.value.card.due }]);
       setIndex((i) => i + 1);
       setShown(false);
       shownAt.current = Date.now();

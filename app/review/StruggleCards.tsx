@@ -2,7 +2,7 @@
 // At the end of a session: one card offered per struggle that has none yet, prefilled from the mark.
 import { useEffect, useState } from "react";
 import type { CardlessStruggle } from "@/server/cards/card-store";
-import { callCards } from "./cards-client";
+import { callApi } from "../components/api-client";
 import { MakeCard } from "./MakeCard";
 import { cardFromMark } from "./prefill";
 
@@ -10,8 +10,9 @@ export function StruggleCards({ sessionId }: { sessionId: string }) {
   const [struggles, setStruggles] = useState<CardlessStruggle[]>([]);
   useEffect(() => {
     let cancelled = false;
-    void callCards<{ struggles: CardlessStruggle[] }>(`/api/cards/struggles?session=${encodeURIComponent(sessionId)}`).then((answer) => {
-      if (!cancelled && answer.ok) setStruggles(answer.data.struggles);
+    const url = `/api/cards/struggles?session=${encodeURIComponent(sessionId)}`;
+    void callApi<{ struggles: CardlessStruggle[] }>(url, { cache: "no-store" }).then((answer) => {
+      if (!cancelled && answer.ok) setStruggles(answer.value.struggles);
     });
     return () => {
       cancelled = true;

@@ -2,7 +2,7 @@
 // The warm-up of a session whose topic has due cards: a short review beside the tutor, open at the
 // start, closed with one tap. Nothing shows when nothing is due.
 import { useEffect, useState } from "react";
-import { dueCards } from "./cards-client";
+import { dueCards } from "./due-cards";
 import { ReviewDeck } from "./ReviewDeck";
 
 /** A warm-up is short: the rest waits for the review page. */
@@ -13,7 +13,7 @@ export function WarmUp({ topic }: { topic: string }) {
   useEffect(() => {
     let cancelled = false;
     void dueCards(topic, 1).then((answer) => {
-      if (!cancelled && answer.ok) setDue(answer.data.dueCount);
+      if (!cancelled && answer.ok) setDue(answer.value.dueCount);
     });
     return () => {
       cancelled = true;

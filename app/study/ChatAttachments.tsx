@@ -3,6 +3,7 @@
 // accepts them, uploaded at once to the session folder, shown before sending, sent by name.
 import { useRef, type ReactNode } from "react";
 import { attachmentUrl } from "../components/markdown";
+import { callApi } from "../components/api-client";
 
 export interface Pending {
   readonly key: string;
@@ -21,18 +22,12 @@ async function upload(sessionId: string, file: File, update: Update): Promise<vo
   const key = `a${++counter}`;
   update((all) => [...all, { key, original: file.name, state: "uploading" }]);
   const set = (next: Partial<Pending>) => update((all) => all.map((p) => (p.key === key ? { ...p, ...next } : p)));
-  try {
-    const res = await fetch(`/api/sessions/${sessionId}/attachments?name=${encodeURIComponent(file.name)}`, {
-      method: "POST",
-      headers: { "content-type": "application/octet-stream" },
-      body: file,
-    });
-    const body = (await res.json().catch(() => ({}))) as { name?: string; kind?: "image" | "resource"; error?: string };
-    if (res.ok && body.name) set({ state: "stored", name: body.name, kind: body.kind });
-    else set({ state: "refused", error: body.error ?? `The server refused the file (HTTP ${res.status}).` });
-  } catch {
-    set({ state: "refused", error: "Could not reach the StudyLoop server. Is it still running?" });
-  }
+  const refused = (status: number) => `The server refused the file (HTTP ${status}).`;
+  const url = `/api/sessions/${sessionId}/attachments?name=${encodeURIComponent(file.name)}`;
+  const answer = await callApi<{ name?: string; kind?: "image" | "resource" }>(url, { file, refused });
+  if (!answer.ok) set({ state: "refused", error: answer.error });
+  else if (answer.value.name) set({ state: "stored", name: answer.value.name, kind: answer.value.kind });
+  else set({ state: "refused", error: refused(answer.status) });
 }
 
 const IMAGE_TYPES = "image/jpeg,image/png,image/gif,image/webp";

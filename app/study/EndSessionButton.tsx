@@ -3,6 +3,7 @@
 // dialog (the browser's top layer), so no terminal or panel can cover it.
 import { useEffect, useRef, useState } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
+import { callApi } from "../components/api-client";
 
 export function EndSessionButton({ onEnded, onError }: { onEnded: (view: SessionView) => void; onError: (message: string) => void }) {
   const [confirming, setConfirming] = useState(false);
@@ -17,11 +18,14 @@ export function EndSessionButton({ onEnded, onError }: { onEnded: (view: Session
 
   const end = async () => {
     setConfirming(false);
-    const res = await fetch("/api/session/end", { method: "POST" }).catch(() => null);
-    if (!res) return onError("Could not reach the StudyLoop server, so the session was not ended. Try again when it is back.");
-    const body = (await res.json().catch(() => ({}))) as { session?: SessionView; error?: string };
-    if (res.ok && body.session) onEnded(body.session);
-    else onError(body.error ?? "Could not end the session.");
+    const answer = await callApi<{ session?: SessionView }>("/api/session/end", {
+      method: "POST",
+      refused: () => "Could not end the session.",
+      unreachable: "Could not reach the StudyLoop server, so the session was not ended. Try again when it is back.",
+    });
+    if (!answer.ok) onError(answer.error);
+    else if (answer.value.session) onEnded(answer.value.session);
+    else onError("Could not end the session.");
   };
   return (
     <>

@@ -5,7 +5,7 @@ import type { SessionView } from "@/server/sessions/session-view";
 import { SessionSummary } from "../components/SessionSummary";
 import { StruggleCards } from "../review/StruggleCards";
 import { isDrawnLine } from "./drawn-lines";
-import { post } from "./post-json";
+import { callApi } from "../components/api-client";
 
 /** Why the last session ended, what the tutor said last, and the ways back to it. */
 export function EndedSession({ ended, onStarted }: { ended: SessionView; onStarted: (result: unknown) => Promise<void> }) {
@@ -16,10 +16,10 @@ export function EndedSession({ ended, onStarted }: { ended: SessionView; onStart
   const act = async (url: string, body: unknown) => {
     setBusy(true);
     setError(null);
-    const result = await post(url, body);
+    const answer = await callApi(url, { method: "POST", body });
     setBusy(false);
-    if (result.ok) await onStarted(result.value);
-    else setError(result.error);
+    if (answer.ok) await onStarted(answer.value);
+    else setError(answer.error);
   };
   const tryAgain = () =>
     act("/api/session/start", {

@@ -3,9 +3,8 @@
 // focus key) over the tutor, which fills the rest of the window; marks, parked thoughts and the feed
 // in a side panel on wide screens and a bottom sheet on a phone. A due break covers the tutor.
 // Whatever transport shows the tutor is passed in as children.
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
-import type { NextSessionSuggestions } from "@/server/study/history";
 import { focusPlanFor, type FocusPlanKind } from "@/common/study/focus-plan";
 import { TimerBar } from "./TimerBar";
 import { BreakOverlay } from "./BreakOverlay";
@@ -14,6 +13,7 @@ import { TopicMarker } from "./TopicMarker";
 import { MarkFeed, ParkedFeed } from "./StudyFeed";
 import { StudySettings } from "./StudySettings";
 import { WarmUp } from "../review/WarmUp";
+import { useSuggestions } from "./StartChoices";
 import { FOCUS_SHORTCUT, useFocusSwitch } from "./focus-switch";
 import { useVisualViewportHeight } from "./visual-viewport";
 import { useStudyLive } from "../components/study-live";
@@ -40,7 +40,8 @@ export function LiveStudy({ session, children }: { session: SessionView; childre
   const { view } = useStudyLive(session.id);
   const reach = useServerReachable();
   const keptUntil = view ? view.keptUntil : session.keptUntil;
-  const [lastTime, setLastTime] = useState<NextSessionSuggestions | null>(null);
+  // StudyRoom keys this by the session: read once per session.
+  const lastTime = useSuggestions(null);
   const [panel, setPanel] = useState<PanelChoice>("auto");
   const wide = useWide();
   const bar = useRef<HTMLDivElement>(null);
@@ -48,19 +49,6 @@ export function LiveStudy({ session, children }: { session: SessionView; childre
   const panelOpen = panel === "open" || (panel === "auto" && wide);
   useFocusSwitch(bar);
   useVisualViewportHeight();
-
-  useEffect(() => {
-    let cancelled = false;
-    void fetch("/api/session/suggestions", { cache: "no-store" })
-      .then((res) => (res.ok ? (res.json() as Promise<NextSessionSuggestions>) : null))
-      .then((s) => {
-        if (!cancelled) setLastTime(s);
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [session.id]);
 
   const timer = view?.timer ?? session.timer;
   const fromLastTime = lastTime?.from && lastTime.from.id !== session.id ? lastTime.forNextSession : [];

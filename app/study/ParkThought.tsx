@@ -3,7 +3,7 @@
 // where it was (usually the tutor's terminal). Alt+P opens it from anywhere on the page, even while
 // the terminal has the keyboard; on a phone the button sits at the bottom, under the thumb.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { send } from "../components/study-live";
+import { callApi } from "../components/api-client";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { focusTutor } from "./focus-switch";
 
@@ -73,9 +73,9 @@ export function ParkThought() {
     const thought = text.trim();
     if (!thought) return setError("Write the thought first, then park it.");
     setBusy(true);
-    const problem = await send("/api/parking", { text: thought });
+    const answer = await callApi("/api/parking", { body: { text: thought } });
     setBusy(false);
-    if (problem) return setError(problem);
+    if (!answer.ok) return setError(answer.error);
     close();
     setDone(`Parked: “${thought.length > 60 ? `${thought.slice(0, 57)}…` : thought}”. Back to focus.`);
   };

@@ -5,18 +5,16 @@
 import { useEffect, useState } from "react";
 import type { NextSessionSuggestions } from "@/server/study/history";
 import { focusPlanFor, type FocusPlanKind } from "@/common/study/focus-plan";
+import { callApi } from "../components/api-client";
 
 /** Recent topics and "for next session", fetched again on mount (the page's copy may be old). */
 export function useSuggestions(initial: NextSessionSuggestions | null): NextSessionSuggestions | null {
   const [suggestions, setSuggestions] = useState(initial);
   useEffect(() => {
     let cancelled = false;
-    void fetch("/api/session/suggestions", { cache: "no-store" })
-      .then((res) => (res.ok ? (res.json() as Promise<NextSessionSuggestions>) : null))
-      .then((s) => {
-        if (s && !cancelled) setSuggestions(s);
-      })
-      .catch(() => undefined);
+    void callApi<NextSessionSuggestions>("/api/session/suggestions", { cache: "no-store" }).then((answer) => {
+      if (answer.ok && !cancelled) setSuggestions(answer.value);
+    });
     return () => {
       cancelled = true;
     };

@@ -10,6 +10,8 @@ import { SignIn } from "./SignIn";
 import { loadRemembered, saveRemembered } from "./remembered-choices";
 import { DueBeforeStart } from "../review/DueBeforeStart";
 import { InlineCode } from "../components/InlineCode";
+import { callApi } from "../components/api-client";
+import { TOPIC_MAX_CHARS } from "@/common/study/topic-limits";
 
 export function StartForm({
   agents,
@@ -56,32 +58,29 @@ export function StartForm({
     setError(null);
     setConflict(false);
     setRefusal(null);
-    try {
-      const res = await fetch("/api/session/start", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ topic, energy, agent, transport: speaksAcp ? transport : "pty", focusPlan }),
-      });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as { error?: string; agentFailure?: AgentFailureDetails; sessionId?: string };
-        setError(body.error ?? `The server refused to start the session (HTTP ${res.status}).`);
-        setConflict(res.status === 409);
-        if (body.agentFailure) setRefusal({ label: chosen?.label ?? agent, details: body.agentFailure });
-        if (body.sessionId) onFailed?.(body.sessionId);
-        return;
-      }
-      saveRemembered({ focusPlan, agent, transport });
-      const state = await fetch("/api/session/state", { cache: "no-store" });
-      onStarted((await state.json()) as SessionStateView);
-    } catch {
-      setError("Could not reach the StudyLoop server. Is it still running?");
-    } finally {
+    const started = await callApi("/api/session/start", {
+      body: { topic, energy, agent, transport: speaksAcp ? transport : "pty", focusPlan },
+      refused: (status) => `The server refused to start the session (HTTP ${status}).`,
+    });
+    if (!started.ok) {
+      const body = started.body as { agentFailure?: AgentFailureDetails; sessionId?: string } | undefined;
       setBusy(false);
+      setError(started.error);
+      setConflict(started.status === 409);
+      if (body?.agentFailure) setRefusal({ label: chosen?.label ?? agent, details: body.agentFailure });
+      if (body?.sessionId) onFailed?.(body.sessionId);
+      return;
     }
+    saveRemembered({ focusPlan, agent, transport });
+    // The page takes the whole state, as the server now has it.
+    const state = await callApi<SessionStateView>("/api/session/state", { cache: "no-store" });
+    setBusy(false);
+    if (state.ok) onStarted(state.value);
+    else setError(state.error);
   };
 
   const endOther = async () => {
-    await fetch("/api/session/end", { method: "POST" }).catch(() => null);
+    await callApi("/api/session/end", { method: "POST" });
     setError(null);
     setConflict(false);
   };
@@ -97,7 +96,7 @@ export function StartForm({
           name="topic"
           type="text"
           required
-          maxLength={200}
+          maxLength={TOPIC_MAX_CHARS}
           value={topic}
           onChange={(e) => setTopic(e.target.value)}
           placeholder="e.g. JavaScript closures"

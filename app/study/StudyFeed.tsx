@@ -4,7 +4,7 @@
 import { useState, type ReactNode } from "react";
 import type { MarkView, ParkedView } from "@/common/study/study-view";
 import { MARK_STATUSES, markWord, type MarkStatus } from "@/common/study/study-view";
-import { send } from "../components/study-live";
+import { callApi, type ApiAnswer } from "../components/api-client";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { MakeCard } from "../review/MakeCard";
 import { cardFromMark, cardFromParked } from "../review/prefill";
@@ -39,7 +39,7 @@ function MarkEntry({ mark: m }: { mark: MarkView }) {
         status={m.status}
         error={error}
         onCancel={() => setEditing(false)}
-        onSave={() => run(() => send(`/api/session/topics/${m.id}`, { status, note: note.trim() || null }, "PATCH"))}
+        onSave={() => run(() => callApi(`/api/session/topics/${m.id}`, { method: "PATCH", body: { status, note: note.trim() || null } }))}
         onSaved={() => setEditing(false)}
       >
         <strong>{m.topic}</strong>
@@ -76,7 +76,7 @@ function MarkEntry({ mark: m }: { mark: MarkView }) {
             setNote(m.note ?? "");
             setEditing(true);
           }}
-          onRemove={() => void run(() => send(`/api/session/topics/${m.id}`, undefined, "DELETE"))}
+          onRemove={() => void run(() => callApi(`/api/session/topics/${m.id}`, { method: "DELETE" }))}
         />
       </div>
       <ErrorAlert error={error} />
@@ -111,7 +111,7 @@ function ParkedEntry({ item: p }: { item: ParkedView }) {
         status={p.status}
         error={error}
         onCancel={() => setEditing(false)}
-        onSave={() => run(() => send(`/api/parking/${p.id}`, { text }, "PATCH"))}
+        onSave={() => run(() => callApi(`/api/parking/${p.id}`, { method: "PATCH", body: { text } }))}
         onSaved={() => setEditing(false)}
       >
         <label htmlFor={`parked-text-${p.id}`}>The thought</label>
@@ -134,7 +134,7 @@ function ParkedEntry({ item: p }: { item: ParkedView }) {
             setText(p.text);
             setEditing(true);
           }}
-          onRemove={() => void run(() => send(`/api/parking/${p.id}`, undefined, "DELETE"))}
+          onRemove={() => void run(() => callApi(`/api/parking/${p.id}`, { method: "DELETE" }))}
         />
       </div>
       <ErrorAlert error={error} />
@@ -200,11 +200,11 @@ function ItemActions({ what, onEdit, onRemove }: { what: string; onEdit: () => v
 /** Runs a request; keeps its error sentence; resolves with whether it worked. */
 function useAction() {
   const [error, setError] = useState<string | null>(null);
-  const run = async (request: () => Promise<string | null>) => {
+  const run = async (request: () => Promise<ApiAnswer<unknown>>) => {
     setError(null);
-    const problem = await request();
-    setError(problem);
-    return problem === null;
+    const answer = await request();
+    setError(answer.ok ? null : answer.error);
+    return answer.ok;
   };
   return { error, run };
 }

@@ -13,8 +13,8 @@ import { TerminalConsole } from "./TerminalConsole";
 import { TmuxSessionView } from "./TmuxSessionView";
 import { LiveStudy } from "./LiveStudy";
 import { EndedSession } from "./EndedSession";
-import { post } from "./post-json";
 import { ServerAway } from "../components/ServerAway";
+import { callApi } from "../components/api-client";
 import { studySocket } from "../components/socket";
 import { useServerReachable } from "../components/server-reachable";
 
@@ -49,14 +49,9 @@ export function StudyRoom({
 
   /** Reads the state again; true when it could (false: the server is away, the page stays as it is). */
   const refresh = useCallback(async (): Promise<boolean> => {
-    try {
-      const res = await fetch("/api/session/state", { cache: "no-store" });
-      if (!res.ok) return false;
-      setState((await res.json()) as SessionStateView);
-      return true;
-    } catch {
-      return false;
-    }
+    const answer = await callApi<SessionStateView>("/api/session/state", { cache: "no-store" });
+    if (answer.ok) setState(answer.value);
+    return answer.ok;
   }, []);
 
   // The state as the server pushes it (a session ending, starting, or ended elsewhere). A live view
@@ -183,9 +178,9 @@ function NotAttachable({ state, onChanged }: { state: SessionStateView; onChange
     return () => clearInterval(timer);
   }, [asked, onChanged]);
   const end = async () => {
-    const result = await post("/api/session/end");
-    setError(result.ok ? null : result.error);
-    const message = result.ok ? (result.value as { message?: string }).message : undefined;
+    const answer = await callApi<{ message?: string }>("/api/session/end", { method: "POST" });
+    setError(answer.ok ? null : answer.error);
+    const message = answer.ok ? answer.value.message : undefined;
     if (message) setAsked(message);
     await onChanged();
   };

@@ -3,8 +3,9 @@
 // on a status writes the mark; the feed beside it shows it on every open page.
 import { useState } from "react";
 import { MARK_STATUSES, markWord, type MarkStatus } from "@/common/study/study-view";
-import { send } from "../components/study-live";
+import { callApi } from "../components/api-client";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { TOPIC_MAX_CHARS } from "@/common/study/topic-limits";
 
 export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
   const [topic, setTopic] = useState(defaultTopic);
@@ -17,9 +18,9 @@ export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
     if (!name) return setError("Name the topic first.");
     setBusy(true);
     setError(null);
-    const problem = await send("/api/session/topics", { topic: name, status, ...(note.trim() ? { note: note.trim() } : {}) });
+    const answer = await callApi("/api/session/topics", { body: { topic: name, status, ...(note.trim() ? { note: note.trim() } : {}) } });
     setBusy(false);
-    if (problem) setError(problem);
+    if (!answer.ok) setError(answer.error);
     else setNote("");
   };
 
@@ -28,7 +29,7 @@ export function TopicMarker({ defaultTopic }: { defaultTopic: string }) {
       <h2 id="mark-heading">Mark a topic</h2>
       <div>
         <label htmlFor="mark-topic">Topic</label>
-        <input id="mark-topic" type="text" maxLength={200} value={topic} onChange={(e) => setTopic(e.target.value)} />
+        <input id="mark-topic" type="text" maxLength={TOPIC_MAX_CHARS} value={topic} onChange={(e) => setTopic(e.target.value)} />
       </div>
       <div>
         <label htmlFor="mark-note">

@@ -2,7 +2,7 @@
 // Pause, resume and answering a break nudge: stored on the session by the server, so every open
 // device shows the same. Shared by the session bar's timer and the break overlay.
 import { useState } from "react";
-import { send } from "../components/study-live";
+import { callApi } from "../components/api-client";
 
 export type TimerAction = "pause" | "resume" | "break" | "continue";
 
@@ -12,9 +12,9 @@ export function useTimerActions() {
   const act = async (action: TimerAction, nudge?: number) => {
     setBusy(true);
     setError(null);
-    const problem = await send("/api/session/timer", { action, ...(nudge ? { nudge } : {}) });
+    const answer = await callApi("/api/session/timer", { body: { action, ...(nudge ? { nudge } : {}) } });
     setBusy(false);
-    if (problem) setError(problem);
+    if (!answer.ok) setError(answer.error);
   };
   return { busy, error, act };
 }

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ErrorAlert } from "../../components/ErrorAlert";
-import { callCards } from "../../review/cards-client";
+import { callApi } from "../../components/api-client";
 
 export function ImportCards({ topic }: { topic: string }) {
   const router = useRouter();
@@ -18,10 +18,10 @@ export function ImportCards({ topic }: { topic: string }) {
     setError(null);
     setDone(null);
     setBusy(true);
-    const answer = await callCards<{ imported: number }>("/api/cards/import", { method: "POST", body: { csv: await file.text(), topic } });
+    const answer = await callApi<{ imported: number }>("/api/cards/import", { body: { csv: await file.text(), topic } });
     setBusy(false);
     if (!answer.ok) return setError(answer.error);
-    setDone(`Imported ${answer.data.imported} card${answer.data.imported === 1 ? "" : "s"} from ${file.name}.`);
+    setDone(`Imported ${answer.value.imported} card${answer.value.imported === 1 ? "" : "s"} from ${file.name}.`);
     router.refresh();
   };
 
