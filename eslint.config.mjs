@@ -9,6 +9,9 @@ import prettier from "eslint-config-prettier/flat";
 // other file under app/ can end up in the browser bundle.
 const SERVER_ENTRY_POINTS = ["app/**/page.tsx", "app/**/layout.tsx", "app/**/route.ts", "app/**/not-found.tsx", "app/**/*.test.ts"];
 
+/** The server never imports from app/. */
+const NO_APP = { group: ["@/app/*", "**/app/*"], message: "The server never imports from app/ (a lower room never imports an upper one)." };
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -87,11 +90,25 @@ export default defineConfig([
   {
     files: ["server/**/*.ts"],
     rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [NO_APP] }],
+    },
+  },
+  {
+    // HTTP statuses live only at the edge: below it a refusal is a Refusal (server/errors) or a room's
+    // own error, and toApiError gives it its status. (A later block replaces the rule's options, so
+    // NO_APP is repeated.)
+    files: ["server/**/*.ts"],
+    ignores: ["server/api/**", "server/http/**", "server/realtime/**", "server/cli/**", "**/*.test.ts"],
+    rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
-            { group: ["@/app/*", "**/app/*"], message: "The server never imports from app/ (a lower room never imports an upper one)." },
+            NO_APP,
+            {
+              group: ["**/api/api-error*"],
+              message: "HTTP statuses live only at the edge: throw a Refusal (server/errors/refusal.ts) or the room's own error.",
+            },
           ],
         },
       ],
