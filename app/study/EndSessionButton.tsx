@@ -5,6 +5,9 @@ import { useEffect, useRef, useState } from "react";
 import type { SessionView } from "@/server/sessions/session-view";
 import { callApi } from "../components/api-client";
 
+/** When the server refused without saying why, or answered without the ended session. */
+const NOT_ENDED = "Could not end the session.";
+
 export function EndSessionButton({ onEnded, onError }: { onEnded: (view: SessionView) => void; onError: (message: string) => void }) {
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -20,12 +23,12 @@ export function EndSessionButton({ onEnded, onError }: { onEnded: (view: Session
     setConfirming(false);
     const answer = await callApi<{ session?: SessionView }>("/api/session/end", {
       method: "POST",
-      refused: () => "Could not end the session.",
+      refused: () => NOT_ENDED,
       unreachable: "Could not reach the StudyLoop server, so the session was not ended. Try again when it is back.",
     });
     if (!answer.ok) onError(answer.error);
     else if (answer.value.session) onEnded(answer.value.session);
-    else onError("Could not end the session.");
+    else onError(NOT_ENDED);
   };
   return (
     <>

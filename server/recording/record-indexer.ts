@@ -198,7 +198,7 @@ export class RecordIndexer {
 
   /** Indexes the chat's finished messages (all of them when the session has ended). */
   async advanceChat(state: LiveChat, ended: boolean): Promise<void> {
-    const events = await this.chatEvents(state.sessionId, state.doneSeq);
+    const events = await readAcpEvents(this.db, state.sessionId, state.doneSeq);
     if (events.length === 0) return;
     const messages = chatMessages(events);
     const done = ended ? messages : messages.filter((m) => m.complete);
@@ -208,12 +208,8 @@ export class RecordIndexer {
   }
 
   private async reindexChat(sessionId: string, startedAt: Date): Promise<void> {
-    const events = await this.chatEvents(sessionId, 0);
+    const events = await readAcpEvents(this.db, sessionId);
     await this.search.replace(sessionId, "chat", chatDocs(chatMessages(events), startedAt), this.signal);
-  }
-
-  private chatEvents(sessionId: string, afterSeq: number) {
-    return readAcpEvents(this.db, sessionId, afterSeq);
   }
 
   private async store(state: LiveIndex, segments: readonly TranscriptSegment[]): Promise<void> {
