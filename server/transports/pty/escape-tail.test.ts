@@ -1,4 +1,5 @@
 // The unfinished sequence at the end of a terminal's output, as a table: chunks in, pending out.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EscapeTail, EscapeTailLimits } from "./escape-tail.ts";
 
@@ -55,5 +56,29 @@ describe("EscapeTail", () => {
     const tail = new EscapeTail();
     tail.push(new TextEncoder().encode(`${E}]0;café`));
     expect(tail.pending).toBe(`${E}]0;café`);
+  });
+
+  // A chunk is read from its last ESC on; one char at a time, every char is read. Both must agree.
+  it("ends in the same state however the output is cut into chunks", () => {
+    const alphabet = [E, "[", "]", "P", "_", "\\", "\x07", "\x18", "\x1a", "(", "B", "1", ";", "m", "a", "é"];
+    const output = fc.array(fc.constantFrom(...alphabet), { maxLength: 60 }).map((cs) => cs.join(""));
+    const cuts = fc.array(fc.nat(), { maxLength: 6 });
+    fc.assert(
+      fc.property(output, cuts, (text, at) => {
+        const oneByOne = new EscapeTail();
+        for (const char of text) oneByOne.push(char);
+        const bounds = [...new Set(at.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
+        const pieces = [0, ...bounds, text.length].slice(1).map((end, i, ends) => text.slice(i === 0 ? 0 : ends[i - 1], end));
+        const asText = new EscapeTail();
+        const asBytes = new EscapeTail();
+        for (const piece of pieces) {
+          asText.push(piece);
+          asBytes.push(new TextEncoder().encode(piece));
+        }
+        expect(asText.pending).toBe(oneByOne.pending);
+        expect(asBytes.pending).toBe(oneByOne.pending);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -35,13 +35,24 @@ export class EscapeTail {
     return this.state === "ground" ? "" : this.tail;
   }
 
-  /** Follows one chunk of output (text, or text as UTF-8: every char this reads is 7-bit). */
+  /**
+   * Follows one chunk of output (text, or text as UTF-8: every char this reads is 7-bit). ESC begins a
+   * new sequence from any state, so only what follows the chunk's last ESC can leave one unfinished:
+   * the scan starts there (a flood's chunks are full of finished sequences; reading them all was 8% of
+   * the mirror's CPU), or where the chunk starts when it has no ESC and a sequence is still open.
+   */
   push(data: string | Uint8Array): void {
     const text = typeof data === "string" ? data : null;
+    const lastEscape = text !== null ? text.lastIndexOf("\x1b") : (data as Uint8Array).lastIndexOf(ESC);
+    if (lastEscape >= 0 || this.state !== "ground") this.scan(data, text, Math.max(lastEscape, 0));
+  }
+
+  /** Reads `data` from `from` on, in the state the chunk so far has left. */
+  private scan(data: string | Uint8Array, text: string | null, from: number): void {
     const code = (i: number) => (text !== null ? text.charCodeAt(i) : (data as Uint8Array)[i]!);
     const length = data.length;
-    let start = 0; // where this chunk's part of the unfinished sequence begins
-    let i = 0;
+    let start = from; // where this chunk's part of the unfinished sequence begins
+    let i = from;
     while (i < length) {
       if (this.state === "ground") {
         const next = text !== null ? text.indexOf("\x1b", i) : (data as Uint8Array).indexOf(ESC, i);

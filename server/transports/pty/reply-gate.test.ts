@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { spawn } from "node-pty";
 import { describe, expect, it } from "vitest";
 import { foregroundGroupOf, ReplyGate, TERMINAL_QUERY } from "./reply-gate.ts";
@@ -21,9 +22,23 @@ describe("terminal queries", () => {
     ["cursor style", "\x1b[2 q", false],
     ["title", "\x1b]0;vim\x07", false],
     ["scroll region", "\x1b[1;24r", false],
+    ["restore cursor", "\x1b[s#\x1b[u", false],
+    ["window resize", "\x1b[8;24;80t", false],
     ["plain text", "a c n q t ? 6n", false],
   ])("%s", (_name, text, query) => {
     expect(TERMINAL_QUERY.test(text)).toBe(query);
+  });
+
+  it("the lookahead only makes it faster: without it, the same text matches", () => {
+    const lookahead = "(?=[>=?\\d;]*[cnqtu$])";
+    expect(TERMINAL_QUERY.source).toContain(lookahead);
+    const without = new RegExp(TERMINAL_QUERY.source.replace(lookahead, ""));
+    const alphabet = ["\x1b[", "\x1b]", "\x1bP", ">", "=", "?", "$", "0", "1", "4", "8", ";", "c", "n", "q", "p", "u", "t", "m", "\x07"];
+    const output = fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(output, (text) => TERMINAL_QUERY.test(text) === without.test(text)),
+      { numRuns: 5000 },
+    );
   });
 });
 
