@@ -80,4 +80,20 @@ describe("TranscriptBuilder", () => {
     );
     expect(text).toBe(`${before.join("\n")}\n${after.join("\n")}\n$\n`);
   });
+
+  it("writes a wrapped line down whole, wherever the output's pieces end", async () => {
+    // 130-char lines wrap over four rows of 40; the pieces end anywhere, often with a line half off the screen.
+    const lines = Array.from({ length: 300 }, (_, i) => `${i}:`.padEnd(130, String.fromCharCode(97 + (i % 26))));
+    const all = lines.join("\r\n") + "\r\n$ ";
+    const events: CastEvent[] = [];
+    for (let at = 0, t = 1; at < all.length; at += 97, t++) events.push(out(t, all.slice(at, at + 97)));
+    expect(transcriptText(await derive(events))).toBe(`${lines.join("\n")}\n$\n`);
+  });
+
+  it("writes a held-back wrapped line down once when `clear` erases the screen under it", async () => {
+    // Eight rows of 40: when `clear` comes, its first two have scrolled off and the rest are on screen.
+    const long = "w".repeat(300);
+    const segments = await derive([out(1, `a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n${long}`), out(2, "\x1b[H\x1b[2J$ after")]);
+    expect(transcriptText(segments)).toBe(`a\nb\nc\nd\ne\nf\ng\n${long}\n$ after\n`);
+  });
 });

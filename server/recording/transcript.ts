@@ -16,11 +16,17 @@ export const TranscriptLimits = {
   /**
    * Lines the replay terminal keeps above the screen. Kept full, so xterm recycles the line that falls
    * off the top for the next one instead of allocating a new one for every line of a flood (~1.8 kB at
-   * 150 columns, plus its objects); lines are written down after every write, long before they fall off.
+   * 150 columns, plus its objects). Lines are written down after every piece, long before they fall
+   * off; a live session's index keeps this terminal for as long as the session lasts (3.5 MiB of cells
+   * at 150 columns).
    */
-  SCROLLBACK: 4_096,
-  /** Chars fed to the terminal at once: at most this many new lines per write, never more than SCROLLBACK. */
-  WRITE_CHARS: 4_096,
+  SCROLLBACK: 2_048,
+  /** Chars fed to the terminal at once: at most this many new lines per piece. */
+  WRITE_CHARS: 1_024,
+  /** Rows of a wrapped line held back until the line has left the screen whole (flushScrolled). */
+  HELD_ROWS: 1_024,
+  /** Chars of lines written down at the same moment kept as one piece (each piece is at least one search document). */
+  SEGMENT_CHARS: 4_096,
 } as const;
 
 /**
@@ -58,19 +64,37 @@ export class TranscriptBuilder {
     this.watchTrims();
   }
 
-  /** Replays events in order (output and resizes; markers are not text). */
-  async feed(events: readonly CastEvent[]): Promise<void> {
+  /**
+   * Replays events in order (output and resizes; markers are not text). Everything is queued at once:
+   * xterm runs a write's callback right after that piece is parsed and before the next piece is, so the
+   * time and the lines that scrolled off are still taken piece by piece, but without a timer's wait
+   * between pieces (awaiting each one left the thread idle for ~1 ms per piece).
+   */
+  feed(events: readonly CastEvent[]): Promise<void> {
+    let done: Promise<void> = Promise.resolve();
     for (const event of events) {
       const ms = Math.round(event.time * 1000);
-      this.shownMs = this.lastMs;
-      this.lastMs = ms;
+      done = this.inOrder("", () => {
+        this.shownMs = this.lastMs;
+        this.lastMs = ms;
+      });
       if (event.code === "o") {
-        for (const piece of pieces(event.data)) await this.write(piece);
+        for (const piece of pieces(event.data)) {
+          done = this.inOrder(piece, () => {
+            this.watchTrims();
+            this.flushScrolled();
+          });
+        }
       } else if (event.code === "r") {
         const size = parseResize(event.data);
-        if (size && (size.cols !== this.term.cols || size.rows !== this.term.rows)) this.resize(size.cols, size.rows);
+        if (size) {
+          done = this.inOrder("", () => {
+            if (size.cols !== this.term.cols || size.rows !== this.term.rows) this.resize(size.cols, size.rows);
+          });
+        }
       }
     }
+    return done;
   }
 
   /** Pieces written down since the last call. */
@@ -92,11 +116,11 @@ export class TranscriptBuilder {
     return this.take();
   }
 
-  private write(data: string): Promise<void> {
+  /** Parses `data` (may be empty) after everything queued before it, then runs `then`. */
+  private inOrder(data: string, then: () => void): Promise<void> {
     return new Promise((resolve) =>
       this.term.write(data, () => {
-        this.watchTrims();
-        this.flushScrolled();
+        then();
         resolve();
       }),
     );
@@ -134,7 +158,7 @@ export class TranscriptBuilder {
       return false;
     }
     // ED 3 then trims the scrollback (written down here): `emitted` follows through the trim event.
-    this.flushScrolled();
+    this.flushScrolled(mode === 3);
     if (mode === 2) this.captureNormalScreen();
     return false;
   }
@@ -146,21 +170,33 @@ export class TranscriptBuilder {
     return false;
   }
 
-  /** Lines that scrolled off the normal screen since last time. */
-  private flushScrolled(): void {
+  /**
+   * Lines that scrolled off the normal screen since last time. A line whose wrapped rows have not all
+   * left the screen yet is held back (at most HELD_ROWS of it), so it is written down whole, not cut
+   * where a piece of output happened to end; `all` writes everything down (the scrollback is about to
+   * be erased).
+   */
+  private flushScrolled(all = false): void {
     const buffer = this.term.buffer.normal;
-    // Below 0 only if lines fell off unread, which WRITE_CHARS <= SCROLLBACK rules out.
+    // Below 0 only if lines fell off unread, which WRITE_CHARS + HELD_ROWS <= SCROLLBACK rules out.
     this.emitted = Math.max(0, this.emitted);
-    if (buffer.baseY > this.emitted) {
-      this.push("lines", this.readLines(buffer, this.emitted, buffer.baseY));
-      this.emitted = buffer.baseY;
+    let end = buffer.baseY;
+    if (!all) {
+      const floor = Math.max(this.emitted, end - TranscriptLimits.HELD_ROWS);
+      while (end > floor && buffer.getLine(end)?.isWrapped) end--;
+    }
+    if (end > this.emitted) {
+      this.push("lines", this.readLines(buffer, this.emitted, end));
+      this.emitted = end;
     }
   }
 
-  /** The normal screen's lines not yet written down (trailing blank lines left out). */
+  /** The normal screen's lines not yet written down, with any held above it (trailing blank lines left out). */
   private captureNormalScreen(): void {
     const buffer = this.term.buffer.normal;
-    this.push("lines", this.readLines(buffer, Math.max(this.emitted, buffer.baseY), buffer.baseY + this.term.rows));
+    this.push("lines", this.readLines(buffer, Math.max(this.emitted, 0), buffer.baseY + this.term.rows));
+    // Rows held back above the screen (flushScrolled) are written down now too.
+    this.emitted = Math.max(this.emitted, buffer.baseY);
   }
 
   /** The alternate (full-screen) screen, unless it shows exactly what was written down last time. */
@@ -172,8 +208,20 @@ export class TranscriptBuilder {
     this.push("screen", text);
   }
 
+  /** Lines written down at the same time join the last piece (up to SEGMENT_CHARS): one per stretch, not per write. */
   private push(kind: SegmentKind, text: string): void {
-    if (text) this.out.push({ atMs: this.shownMs, kind, text });
+    if (!text) return;
+    const last = this.out.at(-1);
+    if (
+      kind === "lines" &&
+      last?.kind === "lines" &&
+      last.atMs === this.shownMs &&
+      last.text.length + text.length < TranscriptLimits.SEGMENT_CHARS
+    ) {
+      this.out[this.out.length - 1] = { ...last, text: `${last.text}\n${text}` };
+    } else {
+      this.out.push({ atMs: this.shownMs, kind, text });
+    }
   }
 
   /** Lines [from, to) as text: wrapped rows joined, trailing spaces and trailing blank lines dropped. */
