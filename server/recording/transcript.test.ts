@@ -96,4 +96,21 @@ describe("TranscriptBuilder", () => {
     const segments = await derive([out(1, `a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n${long}`), out(2, "\x1b[H\x1b[2J$ after")]);
     expect(transcriptText(segments)).toBe(`a\nb\nc\nd\ne\nf\ng\n${long}\n$ after\n`);
   });
+
+  it("loses no held-back row when the terminal is resized under a full-screen program", async () => {
+    const long = "w".repeat(300); // its first two rows of 40 have scrolled off when vim starts
+    const segments = await derive([
+      out(1, `a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n${long}`),
+      out(2, "\x1b[?1049h\x1b[Hvim"),
+      { time: 3, code: "r", data: "30x6" },
+      out(4, "\x1b[?1049l\r\n$ "),
+    ]);
+    const text = transcriptText(segments);
+    // The two rows that had scrolled off are written down before the resize reflows them.
+    expect(text.startsWith(`a\nb\nc\nd\ne\nf\ng\n${"w".repeat(80)}\n`)).toBe(true);
+  });
+
+  it("holds back no more than one piece's worth of rows can push out", () => {
+    expect(TranscriptLimits.WRITE_CHARS + TranscriptLimits.HELD_ROWS).toBeLessThanOrEqual(TranscriptLimits.SCROLLBACK);
+  });
 });

@@ -142,8 +142,9 @@ export class TranscriptBuilder {
   }
 
   private resize(cols: number, rows: number): void {
-    // Reflow moves lines between screen and scrollback: write the screen down as it was shown.
-    this.flushScrolled();
+    // Reflow moves lines between screen and scrollback: write the screen down as it was shown. Under a
+    // full-screen program the normal screen is not written down here, so rows held back above it are.
+    this.flushScrolled(this.term.buffer.active.type === "alternate");
     if (this.term.buffer.active.type === "alternate") this.captureScreen();
     else this.captureNormalScreen();
     this.term.resize(cols, rows);
