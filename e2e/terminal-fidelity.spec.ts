@@ -186,6 +186,27 @@ test("desktop and phone show the same cells as the live terminal through reloads
   expect(errors).toEqual([]);
 });
 
+test("a laptop showing a terminal sized for the phone types after a click anywhere on its frame", async ({ page, browser }) => {
+  const errors: string[] = [];
+  watchErrors(page, errors);
+  await page.goto(`${server.url}/study`);
+  await startSessionFromPage(page, "sized elsewhere");
+  await expectTerminalToContain(page, "tutor>");
+  const phone = await openPhone(browser, errors);
+  await typeInTerminal(phone, "from phone\r");
+  await expectTerminalToContain(phone, "you said: from phone");
+  await expect(page.getByTestId("terminal-cue")).toContainText("Sized for your phone");
+  // The phone's 48 columns fill the left of the laptop's frame: its middle and right are empty.
+  const frame = (await page.getByTestId("terminal").boundingBox())!;
+  await page.mouse.click(frame.x + frame.width * 0.9, frame.y + frame.height * 0.5);
+  await page.keyboard.type("from laptop\r");
+  await expectTerminalToContain(page, "you said: from laptop");
+  await expect(page.getByTestId("terminal-cue")).toHaveCount(0);
+  await phone.context().close();
+  await page.request.post(`${server.url}/api/session/end`);
+  expect(errors).toEqual([]);
+});
+
 function bufferText(term: InstanceType<typeof Terminal>): string {
   const buffer = term.buffer.active;
   const lines: string[] = [];

@@ -59,6 +59,7 @@ export function TerminalConsole({
   const [cue, setCue] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(false);
   const fitHere = useRef<() => void>(() => undefined);
+  const focusHere = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const element = host.current;
@@ -254,6 +255,7 @@ export function TerminalConsole({
     const observer = new ResizeObserver(() => sendSize());
     observer.observe(element);
     standIn.focus();
+    focusHere.current = () => (standIn ?? term).focus();
 
     return () => {
       disposed = true;
@@ -282,7 +284,16 @@ export function TerminalConsole({
   return (
     <section className="console" aria-label="Tutor terminal">
       <SessionHeader session={session} status={status} statusTestId="console-status" error={error} onError={setError} onEnded={onEnded} />
-      <div className="terminal-frame" id={TERMINAL_FRAME_ID} ref={frame} data-testid="terminal">
+      {/* A terminal sized for another device leaves part of the frame empty: a click there focuses it too. */}
+      <div
+        className="terminal-frame"
+        id={TERMINAL_FRAME_ID}
+        ref={frame}
+        data-testid="terminal"
+        onClick={(event) => {
+          if (event.target === event.currentTarget || event.target === host.current) focusHere.current();
+        }}
+      >
         <div className="terminal-host" ref={host} />
         {preview && !restored ? <ScreenPreviewView preview={preview} /> : null}
       </div>
