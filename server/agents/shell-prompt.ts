@@ -29,7 +29,16 @@ export function bashrc(sessionDir: string): string {
     "    *) PS1='\\u@\\h:\\w\\$ ' ;;",
     "  esac",
     "}",
-    'PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND; }__studyloop_prompt"',
+    // Beside the learner's own PROMPT_COMMAND, whatever its shape: bash 5.1+ runs every element of
+    // an array, so the hook is one more element; a string gets it on a line of its own (a "; "
+    // joined after "x;" or a trailing newline, as pyenv leaves it, is a syntax error at each prompt).
+    'if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]] &&',
+    "  (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )); then",
+    "  PROMPT_COMMAND+=(__studyloop_prompt)",
+    "else",
+    '  PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND',
+    '}__studyloop_prompt"',
+    "fi",
     "",
   ].join("\n");
 }
