@@ -249,6 +249,8 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     const served = await request.get(`${server.url}${(await ok.json()).url}`);
     expect(served.headers()["content-type"]).toBe("image/png");
     expect(served.headers()["x-content-type-options"]).toBe("nosniff");
+    // Its own policy, not the page's (the gate sets the page policy on every response first).
+    expect(served.headers()["content-security-policy"]).toBe("sandbox; default-src 'none'");
     expect(Buffer.from(await served.body()).equals(PNG)).toBe(true);
     expect((await request.get(`${server.url}/api/sessions/${session.id}/attachments/..%2F..%2Fstudyloop.config.json`)).status()).toBe(404);
     await request.post(`${server.url}/api/session/end`);

@@ -10,6 +10,7 @@ import { MAX_JSON_BODY_BYTES } from "./body-limits.ts";
 import { guessDeviceName } from "../../common/device-name.ts";
 import { DEVICE_HEADER } from "./device-header.ts";
 import { shareNonceWithNext } from "./headers.ts";
+import { ownPolicyFor } from "./attachment-policy.ts";
 import { isSafeMethod } from "./origin.ts";
 import { alreadyPairedPage, notPairedPage, pairFormPage, refusalPage } from "./pair-pages.ts";
 import { RefusalLog } from "./refusal-log.ts";
@@ -73,6 +74,8 @@ export function createHttpGate(access: AccessControl, log: (line: string) => voi
       if (!who) return refuse(req, res, 401, "This device is not paired with StudyLoop: open a pairing link first.", notPairedPage);
       if (who.kind === "device") req.headers[DEVICE_HEADER] = who.deviceId;
       shareNonceWithNext(req, csp);
+      const own = ownPolicyFor(url.pathname);
+      if (own) res.setHeader("content-security-policy", own);
       return true;
     },
 

@@ -6,6 +6,7 @@ import { notFound } from "@/server/api/api-error";
 import { SESSION_ID } from "@/server/api/study-schemas";
 import { sessionsDir } from "@/server/config/paths";
 import { readAttachment } from "@/server/transports/acp/attachments";
+import { ATTACHMENT_CSP } from "@/server/security/attachment-policy";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,7 @@ export function GET(_request: Request, { params }: { params: Promise<{ id: strin
         // Images show in the page; anything else downloads and never runs as a page of ours.
         "content-disposition": `${stored.kind === "image" ? "inline" : "attachment"}; filename="${stored.name}"`,
         "x-content-type-options": "nosniff",
-        "content-security-policy": "sandbox; default-src 'none'",
+        "content-security-policy": ATTACHMENT_CSP,
         "cache-control": "private, max-age=3600",
       },
     });
