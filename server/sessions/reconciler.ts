@@ -6,6 +6,7 @@ import { verdictNotice, type AttachInfo, type SessionStateView, type SessionView
 import type { SessionRow } from "./session-rows.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
 import { tmuxOptions, viewOf, type SessionContext } from "./session-context.ts";
+import { dropShutdownNote, endFromNote, readShutdownNote } from "./shutdown-notes.ts";
 
 /** A row and what it is; reads of open rows leave the transcript out (SessionRow). */
 export interface JudgedRow<R extends SessionRow = SessionRow> {
@@ -48,23 +49,18 @@ export class Reconciler {
     // Its owner died after writing "ending": the end it had begun stands (the learner's End, say).
     // One whose End was asked from another host and never carried out ended by the learner too.
     const reason = row.status === "ending" && row.endReason ? row.endReason : row.endRequestedAt ? "ended-by-learner" : verdict.endReason;
+    const detail = row.status === "ending" ? row.endDetail : verdict.cause;
+    // Its server stopped it but could not write so (a held lock): the end it left here stands.
+    const note = reason === verdict.endReason ? readShutdownNote(ctx.dataDir, row.id) : null;
+    const end = endFromNote(row, note, { reason, endedAt: verdict.endedAt, detail });
     // Conditional on the owner and generation as read, and bumping the generation: of several
     // readers (on several hosts) exactly one ends it, and the old owner's late writes are refused.
-    const ended = await ctx.store.end(
-      row,
-      {
-        reason,
-        endedAt: verdict.endedAt,
-        detail: row.status === "ending" ? row.endDetail : verdict.cause,
-        exitCode: row.exitCode,
-        takeover: true,
-      },
-      row,
-    );
+    const ended = await ctx.store.end(row, { ...end, exitCode: row.exitCode, takeover: true }, row);
+    if (note) dropShutdownNote(ctx.dataDir, row.id);
     // A full row (transcript included) is a SessionRow and a StudySession alike.
     const fresh = ((await ctx.store.byId(row.id)) ?? row) as R;
     if (ended) {
-      ctx.log(`Session ${row.id} ended on read: ${reason} (${verdict.cause}).`);
+      ctx.log(`Session ${row.id} ended on read: ${end.reason} (${verdict.cause}).`);
       this.onEndedOnRead(row.id);
       ctx.events.sessionEnded(row.id, viewOf(ctx, fresh));
     }

@@ -1,12 +1,13 @@
 // The keeper on a real SQLite file with a fake agent: durable ending under database faults, the
 // grace window, pauses, and a bounded shutdown.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isDbUnavailable } from "../db/db-faults.ts";
 import { makeTestCore, START, type TestCore } from "./test-support.ts";
+import { SHUTDOWN_NOTES_DIR } from "./shutdown-notes.ts";
 
 let core: TestCore | undefined;
 afterEach(async () => {
@@ -368,6 +369,27 @@ describe("shutdown", () => {
     release();
     expect(core.transports[0]!.killed).toBe(true);
     expect((await rowOf(core, session.id)).endedAt).toBeNull();
+  });
+
+  it("under a held lock, the next start still records the shutdown's reason, not a crash's (issue 42)", async () => {
+    core = makeTestCore();
+    const { session } = await core.service.start(START);
+    const release = core.holdWriteLock();
+    const stoppedAt = Date.now();
+    await core.service.shutdown();
+    release();
+    // The stopped server's process is gone: its row names a pid that has exited.
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    await core.db.studySession.update({ where: { id: session.id }, data: { ownerPid: gone } });
+    const next = makeTestCore({}, core.dir);
+    try {
+      const { lastEnded } = await next.service.state();
+      expect(lastEnded).toMatchObject({ id: session.id, status: "ended", endReason: "server-shutdown" });
+      expect(Date.parse(lastEnded!.endedAt!)).toBeGreaterThanOrEqual(stoppedAt);
+      expect(fs.readdirSync(path.join(core.dir, SHUTDOWN_NOTES_DIR))).toEqual([]);
+    } finally {
+      await next.close();
+    }
   });
 
   it("ends live sessions as server-shutdown with their transcript", async () => {

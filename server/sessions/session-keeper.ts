@@ -9,6 +9,7 @@ import { FIRST_GENERATION } from "./session-store.ts";
 import type { SessionEnder } from "./session-ender.ts";
 import { GraceWarnings } from "./grace-warnings.ts";
 import { LEASE_CHECK_MS, lapsedLeases } from "./lease-watch.ts";
+import { leaveShutdownNote, shutdownNoteOf } from "./shutdown-notes.ts";
 
 /** One pass over the live sessions: at least as often as the lease is checked. */
 const TICK_MS = LEASE_CHECK_MS;
@@ -213,6 +214,8 @@ export class SessionKeeper {
     clearTimeout(timer);
     for (const live of sessions) {
       if (live.phase === "ended") continue;
+      // Its end is not in the database (a held lock): the next start reads it from here.
+      leaveShutdownNote(this.ctx.dataDir, shutdownNoteOf(live, this.ctx.instanceId, this.now()), this.ctx.log);
       live.transport.kill();
       live.transport.dispose();
     }
