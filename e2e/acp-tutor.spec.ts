@@ -360,3 +360,35 @@ test("a turn silent past the configured time-out is stopped and marked so", asyn
     await server.stop();
   }
 });
+
+test("30 uploads into one chat stop at the session's attachment quota, with a sentence, storing nothing more", async ({
+  page,
+  request,
+}) => {
+  const server = await startServer({ dataDir: makeDataDir({ scripted: tutorAgent() }), env: { STUDYLOOP_ATTACHMENTS_SESSION_MB: "1" } });
+  try {
+    await startChat(page, server.url, "scripted");
+    const { session } = await (await request.get(`${server.url}/api/session/state`)).json();
+    const file = Buffer.from(`${"a".repeat(199_999)}\n`); // 200 KB of text: five fit in 1 MB
+    const statuses: number[] = [];
+    let sentence = "";
+    for (let i = 0; i < 30; i++) {
+      const res = await request.post(`${server.url}/api/sessions/${session.id}/attachments?name=notes.txt`, {
+        data: file,
+        headers: { "content-type": "application/octet-stream" },
+      });
+      statuses.push(res.status());
+      if (res.status() !== 201) sentence = (await res.json()).error;
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.slice(5)).toEqual(Array(25).fill(507));
+    expect(sentence).toMatch(
+      /^This session already keeps 1 MB of attachments, and 1 MB is the most one session keeps: nothing was stored\./,
+    );
+    // Nothing past the fifth was kept.
+    expect((await request.get(`${server.url}/api/sessions/${session.id}/attachments/5-notes.txt`)).status()).toBe(200);
+    expect((await request.get(`${server.url}/api/sessions/${session.id}/attachments/6-notes.txt`)).status()).toBe(404);
+  } finally {
+    await server.stop();
+  }
+});

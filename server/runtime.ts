@@ -9,9 +9,12 @@ import type { AccessControl } from "./security/access-control";
 import type { CardStore } from "./cards/card-store";
 import type { LearningRecord } from "./recording/learning-record";
 import type { Notifier } from "./notify/notifier";
+import type { Settings } from "./config/settings";
 
 export interface Runtime {
   readonly dataDir: string;
+  /** The server's settings, parsed once at start-up (server/config/settings.ts). */
+  readonly settings: Settings;
   readonly sessions: SessionService;
   readonly agents: AgentRegistry;
   readonly study: StudyLog;

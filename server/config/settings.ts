@@ -48,6 +48,10 @@ export const SettingsSchema = z.object({
    * twice; after that the agent runs on but pages say they cannot show its terminal.
    */
   STUDYLOOP_MIRROR_HEAP_MB: z.coerce.number().int().min(8).default(1024).describe("a whole number of megabytes, 8 or more (default 1024)"),
+  /** Megabytes one session's attachments (photos and files sent in a chat) may take on disk: 100. */
+  STUDYLOOP_ATTACHMENTS_SESSION_MB: z.coerce.number().positive().default(100).describe("a number of megabytes above 0 (default 100)"),
+  /** Megabytes all sessions' attachments may take together: 2000. */
+  STUDYLOOP_ATTACHMENTS_TOTAL_MB: z.coerce.number().positive().default(2000).describe("a number of megabytes above 0 (default 2000)"),
   /** A paired device unused this long is no longer paired (it needs a new link): 90 days. */
   STUDYLOOP_DEVICE_IDLE_SECONDS: seconds(90 * 24 * 60 * 60),
 });

@@ -144,6 +144,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     });
     const runtime: Runtime = {
       dataDir: options.dataDir,
+      settings: options.settings,
       sessions,
       agents,
       study,
