@@ -69,6 +69,15 @@ interface LogRow {
 
 test.describe.configure({ mode: "serial" });
 
+/** A data directory whose config allows notifications to 127.0.0.1 (where the tests' push and ntfy servers run). */
+function allowingLoopback(): string {
+  const dataDir = makeDataDir();
+  const configFile = path.join(dataDir, "studyloop.config.json");
+  const config = JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, unknown>;
+  fs.writeFileSync(configFile, JSON.stringify({ ...config, notifications: { allowHosts: ["127.0.0.1"] } }));
+  return dataDir;
+}
+
 test.describe("notifications", () => {
   let server: StartedServer;
   let push: PushEndpoint;
@@ -83,7 +92,11 @@ test.describe("notifications", () => {
     // The waiting rule for the test tutor: a question left for a second is "waiting".
     const configFile = path.join(dataDir, "studyloop.config.json");
     const config = JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, unknown>;
-    fs.writeFileSync(configFile, JSON.stringify({ ...config, notifications: { agents: { tutor: { idleSeconds: 1 } } } }));
+    // The test's push service and ntfy server run on this machine: the learner allows it (issue 42).
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({ ...config, notifications: { agents: { tutor: { idleSeconds: 1 } }, allowHosts: ["127.0.0.1"] } }),
+    );
     // A plan minute lasts half a second: the low-energy plan's first break is due after 7.5 s of focus.
     server = await startServer({ dataDir, env: { STUDYLOOP_TIMER_MINUTE_SECONDS: "0.5", STUDYLOOP_AWAY_DIGEST_SECONDS: "1" } });
     push = await startPushEndpoint();
@@ -193,6 +206,23 @@ test.describe("notifications", () => {
         "The push subscription's endpoint must be an https:// address.",
       ],
       [{ push: { ...push.subscription, keys: { p256dh: "short", auth: "x" } } }, "The push subscription's p256dh key is not valid."],
+      // Addresses no notification needs, judged when stored (issue 42); a name is judged again at each send.
+      [
+        { ntfyUrl: "http://169.254.169.254/latest/meta-data/" },
+        "StudyLoop does not send notifications to 169.254.169.254: it is a link-local or cloud metadata address, which no notification needs.",
+      ],
+      [
+        { ntfyUrl: "https://metadata.google.internal/computeMetadata/v1/" },
+        "StudyLoop does not send notifications to metadata.google.internal: it is a link-local or cloud metadata address, which no notification needs.",
+      ],
+      [
+        { push: { ...push.subscription, endpoint: "https://[fd00:ec2::254]/push" } },
+        "StudyLoop does not send notifications to fd00:ec2::254: it is a link-local or cloud metadata address, which no notification needs.",
+      ],
+      [
+        { ntfyUrl: "http://127.0.0.2:6379/topic" },
+        'StudyLoop does not send notifications to 127.0.0.2: it is on this machine or a private network. If it is your own server (a self-hosted ntfy on your LAN), add "127.0.0.2" to "notifications": {"allowHosts": [...]} in studyloop.config.json.',
+      ],
       [{ colour: "red" }, undefined],
     ] as const) {
       const res = await request.put(`${server.url}/api/notify/devices/tablet-with-ntfy-000001`, { data: body });
@@ -449,7 +479,10 @@ test.describe("a session nobody watches", () => {
 
   test.beforeAll(async ({ browser }) => {
     // Grace 8 s, warned 5 s ahead: the warning comes about 3 s after the last viewer left.
-    server = await startServer({ env: { STUDYLOOP_GRACE_SECONDS: "8", STUDYLOOP_GRACE_WARNING_SECONDS: "5" } });
+    server = await startServer({
+      dataDir: allowingLoopback(),
+      env: { STUDYLOOP_GRACE_SECONDS: "8", STUDYLOOP_GRACE_WARNING_SECONDS: "5" },
+    });
     push = await startPushEndpoint();
     laptop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await laptop.grantPermissions(["notifications"], { origin: server.url });
@@ -562,5 +595,55 @@ test.describe("a session nobody watches", () => {
     await notice.getByRole("link", { name: "Open" }).click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}`));
     expect(errors).toEqual([]);
+  });
+});
+
+// The red team's probes (issue 42): another service on this machine, a redirecting ntfy server, and a
+// page that claims another origin in its hello. Nothing reaches an address the learner did not mean.
+test.describe("notifications only where the learner meant them", () => {
+  test("a loopback ntfy URL is refused; a name for this machine sends nothing; a redirect is not followed; links use the server's origin", async ({
+    request,
+  }) => {
+    const other = await startNtfyServer(); // another service on this machine
+    const target = await startNtfyServer(); // where a redirect would send the notification on
+    const redirecting = await startNtfyServer({ redirectTo: target.url });
+    const server = await startServer();
+    const hello = async (clientId: string, origin: string) => {
+      const s = await connect(server.url);
+      const answer = await s.emitWithAck("notify:hello", {
+        clientId,
+        name: "Phone",
+        origin,
+        presence: { visible: false, focused: false, path: "/", permission: "unsupported" },
+      });
+      s.disconnect();
+      expect(answer.ok).toBe(true);
+    };
+    const put = (clientId: string, data: Record<string, unknown>) => request.put(`${server.url}/api/notify/devices/${clientId}`, { data });
+    try {
+      await hello("probe-device-00000000001", "http://evil.example");
+      const refused = await put("probe-device-00000000001", { ntfyUrl: other.url });
+      expect(refused.status()).toBe(400);
+      expect((await refused.json()).error).toMatch(/^StudyLoop does not send notifications to 127\.0\.0\.1: it is on this machine/);
+      // A name is stored (it may be a public server's), but judged where it connects: localhost is this machine.
+      expect((await put("probe-device-00000000001", { ntfyUrl: other.url.replace("127.0.0.1", "localhost") })).status()).toBe(200);
+      expect((await request.post(`${server.url}/api/notify/test`, { data: { device: "probe-device-00000000001" } })).status()).toBe(200);
+
+      // The learner allows this machine: the notification goes to the ntfy server, which redirects; not followed.
+      const configFile = path.join(server.dataDir, "studyloop.config.json");
+      const config = JSON.parse(fs.readFileSync(configFile, "utf8")) as Record<string, unknown>;
+      fs.writeFileSync(configFile, JSON.stringify({ ...config, notifications: { allowHosts: ["127.0.0.1"] } }));
+      expect((await put("probe-device-00000000001", { ntfyUrl: redirecting.url })).status()).toBe(200);
+      expect((await request.post(`${server.url}/api/notify/test`, { data: { device: "probe-device-00000000001" } })).status()).toBe(200);
+      await expect.poll(() => redirecting.received.length).toBe(1);
+      // The page claimed http://evil.example: the link opens this server instead.
+      expect(redirecting.received[0]!.headers.click).toBe(`${server.url}/devices`);
+      expect(server.output()).toContain("the server answered with a redirect (307), which StudyLoop does not follow");
+      expect(other.received).toEqual([]);
+      expect(target.received).toEqual([]);
+    } finally {
+      await server.stop();
+      await Promise.all([other.close(), target.close(), redirecting.close()]);
+    }
   });
 });

@@ -80,7 +80,7 @@ export function vapidClaims(authorization: string | undefined): { aud: string; e
 }
 
 /** A stand-in ntfy server: records each POST (headers and text). */
-export async function startNtfyServer(): Promise<{
+export async function startNtfyServer(opts: { redirectTo?: string } = {}): Promise<{
   url: string;
   received: { path: string; headers: http.IncomingHttpHeaders; body: string }[];
   close(): Promise<void>;
@@ -91,6 +91,11 @@ export async function startNtfyServer(): Promise<{
     req.on("data", (c: Buffer) => (body += c.toString("utf8")));
     req.on("end", () => {
       if (req.method === "POST") received.push({ path: req.url ?? "", headers: req.headers, body });
+      // A server that sends the notification on elsewhere (a redirect must not be followed).
+      if (opts.redirectTo) {
+        res.writeHead(307, { location: opts.redirectTo });
+        return res.end();
+      }
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ id: crypto.randomUUID(), event: "message" }));
     });

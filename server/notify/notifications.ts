@@ -10,6 +10,8 @@ import { Notifier } from "./notifier.ts";
 import { connectSources } from "./sources.ts";
 import { startReviewReminder } from "./review-reminder.ts";
 import { WebPushChannel, loadVapidKeys } from "./web-push-channel.ts";
+import { readNotifyConfig } from "./notify-config.ts";
+import { clickOrigin, ownOrigins } from "./click-origin.ts";
 
 export interface Notifications {
   readonly notifier: Notifier;
@@ -28,10 +30,22 @@ export function createNotifications(deps: {
   reviewDueCount?: () => Promise<number>;
 }): Notifications {
   const store = new NotifyDeviceStore(deps.db);
+  // Read at each send: an edit to studyloop.config.json applies without a restart.
+  const allowHosts = () => readNotifyConfig(deps.dataDir).allowHosts;
   const notifier = new Notifier({
     db: deps.db,
     store,
-    push: new WebPushChannel(loadVapidKeys(deps.dataDir)),
+    push: new WebPushChannel(loadVapidKeys(deps.dataDir), allowHosts),
+    allowHosts,
+    clickOrigin: (claimed) =>
+      clickOrigin(
+        claimed,
+        ownOrigins({
+          baseUrls: deps.access.baseUrls(true).map((b) => b.baseUrl),
+          allowOrigins: deps.access.policy.allowOrigins,
+          lan: deps.access.requirePairing,
+        }),
+      ),
     log: deps.log,
     awayMs: deps.settings.STUDYLOOP_AWAY_DIGEST_SECONDS * 1000,
   });

@@ -33,6 +33,8 @@ const looking = { ...hidden, visible: true, focused: true };
 
 beforeEach(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-notify-"));
+  // The test's push service and ntfy server run on this machine: the learner allows it.
+  fs.writeFileSync(path.join(tmp, "studyloop.config.json"), JSON.stringify({ notifications: { allowHosts: ["127.0.0.1"] } }));
   const file = path.join(tmp, "studyloop.db");
   applyMigrations(file);
   db = openDatabase(file);
@@ -90,6 +92,23 @@ async function twoDevices() {
 }
 
 describe("Notifier", () => {
+  it("an ntfy link opens the server's own origin, whatever origin a page claims in its hello", async () => {
+    const n = notifications.notifier;
+    const own = access.baseUrls(true).map((b) => b.baseUrl);
+    await n.hello("s-evil", { clientId: PHONE, deviceId: null, name: "Phone", origin: "http://evil.example", presence: hidden });
+    await n.devices.update(PHONE, { ntfyUrl: ntfy.url });
+    await n.test(PHONE);
+    await n.hello("s-own", { clientId: LAPTOP, deviceId: null, name: "Laptop", origin: own.at(-1)!, presence: hidden });
+    await n.devices.update(LAPTOP, { ntfyUrl: ntfy.url });
+    await n.test(LAPTOP);
+    const clicks = ntfy.received.map((r) => String(r.headers.click));
+    expect(clicks).toHaveLength(2);
+    expect(clicks[0]).not.toContain("evil.example");
+    expect(own.map((o) => `${o}/devices`)).toContain(clicks[0]);
+    // A claim that is one of the server's own origins chooses among them.
+    expect(clicks[1]).toBe(`${own.at(-1)}/devices`);
+  });
+
   it("sends once per key: one card and system alert on the laptop, one push to the phone", async () => {
     await twoDevices();
     const n = notifications.notifier;

@@ -33,6 +33,10 @@ export interface NotifierDeps {
   readonly log: (line: string) => void;
   /** Away at least this long (ms) and a returning page gets the digest first. */
   readonly awayMs: number;
+  /** The origin an ntfy link opens, from the origin the device's page claimed (click-origin.ts); none: no link. */
+  readonly clickOrigin?: (claimed: string | null) => string | undefined;
+  /** Hosts on this machine or the LAN the learner allowed notifications to go to (notifications.allowHosts). */
+  readonly allowHosts?: () => readonly string[];
   /** What happened since a moment (sources.ts); null when there is nothing to tell. */
   readonly digestSince?: (since: Date) => Promise<Digest | null>;
   readonly now?: () => Date;
@@ -270,12 +274,12 @@ export class Notifier {
         }
         if (d.alert === "push") await this.pushTo(device, { type: "show", notice: remote }, pushUrgency(notice.urgency), notice.tag);
         if (d.alert === "ntfy" && device.ntfyUrl) {
-          const result = await sendNtfy(device.ntfyUrl, {
-            title: notice.title,
-            body: remote.body,
-            urgency: notice.urgency,
-            click: device.origin ? `${device.origin}${notice.link}` : undefined,
-          });
+          const origin = this.deps.clickOrigin?.(device.origin);
+          const result = await sendNtfy(
+            device.ntfyUrl,
+            { title: notice.title, body: remote.body, urgency: notice.urgency, click: origin ? `${origin}${notice.link}` : undefined },
+            this.deps.allowHosts?.() ?? [],
+          );
           if (!result.ok) this.deps.log(`Could not send a notification to ${device.name} through ntfy: ${result.detail}.`);
         }
       }),

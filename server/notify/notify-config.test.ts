@@ -24,4 +24,16 @@ describe("parseNotifyConfig", () => {
     expect(c.ruleFor("claude")).toEqual(DEFAULT_WAIT_RULE);
     expect(parseNotifyConfig({ notifications: { waiting: { idleSeconds: -1 } } }).problem).toMatch(/idleSeconds/);
   });
+
+  it("allowHosts: the hosts on this machine or the LAN notifications may go to; a bad one is reported", () => {
+    expect(parseNotifyConfig({ notifications: { allowHosts: ["ntfy.lan", "192.168.1.10", "[::1]"] } }).allowHosts).toEqual([
+      "ntfy.lan",
+      "192.168.1.10",
+      "[::1]",
+    ]);
+    expect(parseNotifyConfig({}).allowHosts).toEqual([]);
+    const bad = parseNotifyConfig({ notifications: { allowHosts: ["http://ntfy.lan/topic"] } });
+    expect(bad.problem).toMatch(/notifications\.allowHosts\.0 is not a host name or IP address/);
+    expect(bad.allowHosts).toEqual([]);
+  });
 });

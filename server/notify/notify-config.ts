@@ -1,5 +1,6 @@
 // The learner's notification settings in studyloop.config.json (docs/notifications.md): the
-// "waiting for input" rule per agent, and how long away earns the digest. Read with one schema;
+// "waiting for input" rule per agent, and the hosts on this machine or the LAN that notifications may
+// be sent to (allowHosts: a self-hosted ntfy; address-class.ts). Read with one schema;
 // a bad section is reported and the defaults apply (a broken config never stops the server).
 import fs from "node:fs";
 import path from "node:path";
@@ -39,14 +40,21 @@ export const NotifyConfigSchema = z.object({
       /** Applies to every agent; an agent's own entry overrides it field by field. */
       waiting: RuleSchema.default({}),
       agents: z.record(z.string(), RuleSchema).default({}),
+      /** Hosts (names or IP addresses) on this machine or a private network that ntfy URLs and push endpoints may name. */
+      allowHosts: z
+        .array(z.string().regex(/^(\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Fa-f:.]{2,45}|[A-Za-z0-9.-]{1,253})$/, "is not a host name or IP address"))
+        .max(50)
+        .default([]),
     })
-    .default({ waiting: {}, agents: {} }),
+    .default({ waiting: {}, agents: {}, allowHosts: [] }),
 });
 
 type RuleInput = z.infer<typeof RuleSchema>;
 
 export interface NotifyConfig {
   ruleFor(agent: string): WaitRule;
+  /** Hosts on this machine or the LAN the learner allowed notifications to be sent to. */
+  readonly allowHosts: readonly string[];
   /** A sentence about a bad notifications section, or null. */
   readonly problem: string | null;
 }
@@ -57,11 +65,12 @@ export function parseNotifyConfig(json: unknown): NotifyConfig {
     const first = parsed.error.issues[0];
     return {
       ruleFor: () => DEFAULT_WAIT_RULE,
+      allowHosts: [],
       problem: `${CONFIG_FILE_NAME}: ${first?.path.join(".") ?? "notifications"} ${first?.message ?? "is not valid"}; the default notification rules apply.`,
     };
   }
-  const { waiting, agents } = parsed.data.notifications;
-  return { ruleFor: (agent) => toRule({ ...waiting, ...(agents[agent] ?? {}) }), problem: null };
+  const { waiting, agents, allowHosts } = parsed.data.notifications;
+  return { ruleFor: (agent) => toRule({ ...waiting, ...(agents[agent] ?? {}) }), allowHosts, problem: null };
 }
 
 /** Reads the data directory's config now (it is small; sessions start rarely). */

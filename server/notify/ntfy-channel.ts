@@ -1,6 +1,8 @@
 // ntfy (https://ntfy.sh, or a self-hosted server): one HTTP POST to the topic URL the learner chose,
-// the text as the body and ntfy's headers for the title, priority and the link a tap opens.
+// the text as the body and ntfy's headers for the title, priority and the link a tap opens. Sent
+// through outbound.ts: only to addresses the learner meant, no redirects.
 import type { Urgency } from "./kinds.ts";
+import { sendOutbound } from "./outbound.ts";
 import { ntfyPriority } from "./policy.ts";
 
 /** A topic server that does not answer within this is given up on (ms). */
@@ -14,7 +16,11 @@ export interface NtfyMessage {
   readonly click: string | undefined;
 }
 
-export async function sendNtfy(topicUrl: string, message: NtfyMessage): Promise<{ ok: true } | { ok: false; detail: string }> {
+export async function sendNtfy(
+  topicUrl: string,
+  message: NtfyMessage,
+  allowHosts: readonly string[],
+): Promise<{ ok: true } | { ok: false; detail: string }> {
   const headers: Record<string, string> = {
     "content-type": "text/plain; charset=utf-8",
     // Header values must be Latin-1: titles are plain ASCII sentences (kinds.ts).
@@ -23,10 +29,6 @@ export async function sendNtfy(topicUrl: string, message: NtfyMessage): Promise<
     tags: message.urgency === "urgent" ? "warning" : "bell",
   };
   if (message.click) headers.click = message.click;
-  try {
-    const response = await fetch(topicUrl, { method: "POST", headers, body: message.body, signal: AbortSignal.timeout(NTFY_TIMEOUT_MS) });
-    return response.ok ? { ok: true } : { ok: false, detail: `the ntfy server answered ${response.status}` };
-  } catch (error) {
-    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
-  }
+  const result = await sendOutbound({ url: topicUrl, method: "POST", headers, body: message.body, timeoutMs: NTFY_TIMEOUT_MS, allowHosts });
+  return result.ok ? { ok: true } : { ok: false, detail: result.detail };
 }

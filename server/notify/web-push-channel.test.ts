@@ -42,7 +42,7 @@ describe("VAPID keys", () => {
 describe("WebPushChannel", () => {
   it("delivers an encrypted payload that decrypts (RFC 8291) to the title and link, signed with the server's key", async () => {
     const keys = loadVapidKeys(dir);
-    const channel = new WebPushChannel(keys);
+    const channel = new WebPushChannel(keys, () => ["127.0.0.1"]);
     const s = endpoint.subscription;
     const payload = {
       type: "show",
@@ -73,7 +73,7 @@ describe("WebPushChannel", () => {
   it("a subscription the push service no longer knows is reported gone", async () => {
     const gone = await startPushEndpoint(410);
     const s = gone.subscription;
-    const result = await new WebPushChannel(loadVapidKeys(dir)).send(
+    const result = await new WebPushChannel(loadVapidKeys(dir), () => ["127.0.0.1"]).send(
       { endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth },
       {},
       "low",
@@ -84,14 +84,40 @@ describe("WebPushChannel", () => {
 });
 
 describe("ntfy", () => {
+  it("sends nothing to this machine unless the learner allowed it", async () => {
+    const ntfy = await startNtfyServer();
+    const message = { title: "t", body: "b", urgency: "normal" as const, click: undefined };
+    const refused = await sendNtfy(ntfy.url, message, []);
+    const push = await startPushEndpoint();
+    const s = push.subscription;
+    const pushed = await new WebPushChannel(loadVapidKeys(dir)).send(
+      { endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth },
+      {},
+      "low",
+    );
+    await ntfy.close();
+    await push.close();
+    expect(refused).toEqual({
+      ok: false,
+      detail: expect.stringMatching(/^StudyLoop does not send notifications to 127\.0\.0\.1: it is on this machine or a private network\./),
+    });
+    expect(pushed).toMatchObject({ ok: false, gone: false });
+    expect(ntfy.received).toEqual([]);
+    expect(push.received).toEqual([]);
+  });
+
   it("POSTs the text with the title, priority and link as ntfy headers", async () => {
     const ntfy = await startNtfyServer();
-    const result = await sendNtfy(ntfy.url, {
-      title: "Time for a break",
-      body: "Step away from the screen for a few minutes.",
-      urgency: "normal",
-      click: "http://127.0.0.1:1/study#notice=x",
-    });
+    const result = await sendNtfy(
+      ntfy.url,
+      {
+        title: "Time for a break",
+        body: "Step away from the screen for a few minutes.",
+        urgency: "normal",
+        click: "http://127.0.0.1:1/study#notice=x",
+      },
+      ["127.0.0.1"],
+    );
     await ntfy.close();
     expect(result).toEqual({ ok: true });
     expect(ntfy.received).toHaveLength(1);

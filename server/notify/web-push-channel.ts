@@ -1,12 +1,14 @@
 // Web Push (RFC 8030 + RFC 8291 encryption + RFC 8292 VAPID) through the `web-push` library: it
-// encrypts and signs; the request itself is sent here with fetch, so a push endpoint on this machine
-// can be plain http (tests, a self-hosted push relay). The VAPID key pair is made on first start and
+// encrypts and signs; the request itself is sent here through outbound.ts (only to addresses the
+// learner meant, no redirects), so a push endpoint the learner allowed on this machine or the LAN can be
+// plain http (tests, a self-hosted push relay). The VAPID key pair is made on first start and
 // kept in the data directory, readable by the learner only (0600).
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type WebPush from "web-push";
 import { z } from "zod";
+import { sendOutbound } from "./outbound.ts";
 
 /** The library, loaded on first use (making keys, sending): memory an idle server without push devices need not hold. */
 const webpush = (): typeof WebPush => createRequire(import.meta.url)("web-push") as typeof WebPush;
@@ -56,7 +58,11 @@ export interface PushTarget {
 export type PushResult = { ok: true } | { ok: false; gone: boolean; detail: string };
 
 export class WebPushChannel {
-  constructor(private readonly keys: VapidKeys) {}
+  constructor(
+    private readonly keys: VapidKeys,
+    /** Hosts on this machine or the LAN the learner allowed (notifications.allowHosts). */
+    private readonly allowHosts: () => readonly string[] = () => [],
+  ) {}
 
   get publicKey(): string {
     return this.keys.publicKey;
@@ -75,21 +81,19 @@ export class WebPushChannel {
         ...(topic ? { topic: topic.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32) } : {}),
       },
     );
-    try {
-      const response = await fetch(details.endpoint, {
-        method: details.method,
-        headers: details.headers as Record<string, string>,
-        body: details.body ? new Uint8Array(details.body) : null,
-        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-      });
-      if (response.ok) return { ok: true };
-      return {
-        ok: false,
-        gone: response.status === 404 || response.status === 410,
-        detail: `the push service answered ${response.status}`,
-      };
-    } catch (error) {
-      return { ok: false, gone: false, detail: error instanceof Error ? error.message : String(error) };
-    }
+    const result = await sendOutbound({
+      url: details.endpoint,
+      method: details.method,
+      headers: details.headers as Record<string, string>,
+      body: details.body ? new Uint8Array(details.body) : null,
+      timeoutMs: PUSH_TIMEOUT_MS,
+      allowHosts: this.allowHosts(),
+    });
+    if (result.ok) return { ok: true };
+    return {
+      ok: false,
+      gone: result.status === 404 || result.status === 410,
+      detail: result.detail.replace(/^the server/, "the push service"),
+    };
   }
 }
