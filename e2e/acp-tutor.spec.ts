@@ -65,6 +65,13 @@ test.describe("a chat with a tutor that answers like a real one", () => {
         acp: { command: "tutor-acp-adapter-not-installed", args: [] },
         installHint: "Install the tutor.",
       },
+      keyed: { ...tutorAgent("--needs-authenticate"), env: { pass: ["TUTOR_API_KEY"] } },
+      "keyed-refused": { ...tutorAgent("--needs-authenticate", "--rejects-key"), env: { pass: ["TUTOR_API_KEY"] } },
+      "no-adapter-unhinted": {
+        command: process.execPath,
+        args: [TEST_TUTOR],
+        acp: { command: "tutor-acp-adapter-not-installed", args: [] },
+      },
     });
     server = await startServer({ dataDir, env: { ACP_TUTOR_LOG: log, TUTOR_API_KEY: "tk-123", OTHER_API_KEY: "ok-456" } });
   });
@@ -293,6 +300,24 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     expect(problems.filter((p) => !p.includes("502"))).toEqual([]);
   });
 
+  test("an agent that wants authenticate with the key passed to it (like codex-acp) is signed in and the chat opens", async ({ page }) => {
+    await startChat(page, server.url, "keyed", "signed in");
+    await ask(page, "env please");
+    await expect(page.getByTestId("agent-message").last()).toHaveText("TUTOR_API_KEY is set; OTHER_API_KEY is not set.");
+  });
+
+  test("a refusal after signing in with the passed key says what was tried, not the advice already followed", async ({ page }) => {
+    const problems = watch(page);
+    await submitChatStart(page, server.url, "keyed-refused", "refused key");
+    const refusal = page.getByTestId("start-refusal");
+    await expect(refusal).toContainText("It said: “Authentication required”");
+    await expect(refusal.getByTestId("sign-in-tried")).toHaveText(
+      'StudyLoop passed TUTOR_API_KEY and signed in with it ("Use TUTOR_API_KEY"); the agent still refused: "Authentication required". Check that the key is right and may use the agent\'s provider, or sign in another way.',
+    );
+    await expect(refusal).not.toContainText("studyloop.config.json");
+    expect(problems.filter((p) => !p.includes("502"))).toEqual([]);
+  });
+
   test('a start refused with a bare "Internal error" quotes what the agent wrote on its error output', async ({ page }) => {
     // claude-code-acp 0.16 as root: the reason is on stderr only, the refusal says "Internal error".
     const problems = watch(page);
@@ -339,12 +364,19 @@ test.describe("a chat with a tutor that answers like a real one", () => {
     expect(agents.find((a: { name: string }) => a.name === "scripted").env).toEqual({ pass: ["TUTOR_API_KEY"], unset: [] });
     await open(page, `${server.url}/study`);
     await page.getByLabel("Tutor agent").selectOption("no-adapter");
-    await page.getByLabel(/a chat/).check();
-    await expect(page.getByLabel(/a chat/)).toBeChecked();
+    // It cannot be chosen (issue 42): disabled, with its hint, and the terminal stays chosen.
+    await expect(page.getByLabel(/a chat/)).toBeDisabled();
+    await expect(page.getByLabel(/a terminal/)).toBeChecked();
     await expect(page.locator("fieldset.choice", { hasText: "Show the tutor as" })).toContainText(
       "a chat (Agent Client Protocol: reads best on a phone) (not installed)",
     );
     await expect(page.getByTestId("chat-install-hint")).toHaveText("Install the tutor.");
+    // A chat of the learner's own with no install hint: the hint names its program, not the terminal's.
+    await page.getByLabel("Tutor agent").selectOption("no-adapter-unhinted");
+    await expect(page.getByLabel(/a chat/)).toBeDisabled();
+    await expect(page.getByTestId("chat-install-hint")).toHaveText(
+      'Install tutor-acp-adapter-not-installed (the chat\'s program) or fix the "no-adapter-unhinted" entry in studyloop.config.json.',
+    );
   });
 });
 

@@ -98,7 +98,7 @@ export function ChatEntry({
             <strong>The tutor could not answer.</strong> It said: “{item.text}”
           </p>
           {item.data ? <p className="muted">Details from the agent: {item.data}</p> : null}
-          <SignIn methods={item.signInMethods} hint={item.signInHint} />
+          <SignIn methods={item.signInMethods} hint={item.signInHint} tried={item.tried} />
         </li>
       );
     case "notice":

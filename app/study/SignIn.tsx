@@ -11,9 +11,20 @@ export function WithCode({ text }: { text: string }) {
   return <>{codeSpans(text).map((part, i) => (part.code ? <code key={i}>{part.text}</code> : part.text))}</>;
 }
 
-/** The ways to sign in the agent offered, and StudyLoop's sentence on how, when there is one. */
-export function SignIn({ methods, hint }: { methods: readonly { id: string; name: string; description?: string }[]; hint?: string }) {
-  if (methods.length === 0 && !hint) return null;
+/**
+ * The ways to sign in the agent offered, and StudyLoop's sentence on how, when there is one; or, when
+ * StudyLoop already passed a key and signed in with it, what it tried (never the advice again).
+ */
+export function SignIn({
+  methods,
+  hint,
+  tried,
+}: {
+  methods: readonly { id: string; name: string; description?: string }[];
+  hint?: string | undefined;
+  tried?: string | undefined;
+}) {
+  if (methods.length === 0 && !hint && !tried) return null;
   return (
     <div className="sign-in" data-testid="sign-in">
       {methods.length > 0 ? (
@@ -34,14 +45,20 @@ export function SignIn({ methods, hint }: { methods: readonly { id: string; name
           </ul>
         </>
       ) : null}
-      {hint ? (
+      {tried ? (
+        <p data-testid="sign-in-tried">
+          <WithCode text={tried} />
+        </p>
+      ) : hint ? (
         <p>
           <WithCode text={hint} />
         </p>
       ) : null}
-      <p className="muted">
-        <WithCode text={SECRETS_NOTE} />
-      </p>
+      {tried ? null : (
+        <p className="muted">
+          <WithCode text={SECRETS_NOTE} />
+        </p>
+      )}
     </div>
   );
 }

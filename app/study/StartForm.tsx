@@ -40,6 +40,8 @@ export function StartForm({
   const speaksAcp = chosen?.transports.includes("acp") ?? false;
   const chatMissing = speaksAcp && chosen?.chat?.available === false;
   const terminalMissing = chosen?.terminal?.available === false;
+  // A way of showing the tutor whose program is not installed cannot be chosen (issue 42): the other is used.
+  const shownAs: "pty" | "acp" = !speaksAcp || chatMissing ? "pty" : terminalMissing ? "acp" : transport;
 
   // The focus plan, agent and view chosen last time on this device: read after hydration (localStorage
   // does not exist on the server, and the first render must match the server's).
@@ -59,7 +61,7 @@ export function StartForm({
     setConflict(false);
     setRefusal(null);
     const started = await callApi("/api/session/start", {
-      body: { topic, energy, agent, transport: speaksAcp ? transport : "pty", focusPlan },
+      body: { topic, energy, agent, transport: shownAs, focusPlan },
       refused: (status) => `The server refused to start the session (HTTP ${status}).`,
     });
     if (!started.ok) {
@@ -128,8 +130,8 @@ export function StartForm({
             <InlineCode text={chosen.installHint ?? ""} />
           </p>
         ) : null}
-        {chosen?.available && transport === "pty" && terminalMissing ? (
-          <p className="muted">
+        {chosen?.available && terminalMissing ? (
+          <p className="muted" data-testid="terminal-install-hint">
             <InlineCode text={chosen.terminal.installHint ?? ""} />
           </p>
         ) : null}
@@ -138,16 +140,31 @@ export function StartForm({
         <fieldset className="choice">
           <legend>Show the tutor as</legend>
           <label>
-            <input type="radio" name="transport" value="pty" checked={transport === "pty"} onChange={() => setTransport("pty")} /> a
-            terminal
+            <input
+              type="radio"
+              name="transport"
+              value="pty"
+              checked={shownAs === "pty"}
+              disabled={terminalMissing}
+              onChange={() => setTransport("pty")}
+            />{" "}
+            a terminal{terminalMissing ? " (not installed)" : ""}
           </label>
           <label>
-            <input type="radio" name="transport" value="acp" checked={transport === "acp"} onChange={() => setTransport("acp")} /> a chat
-            (Agent Client Protocol: reads best on a phone){chatMissing ? " (not installed)" : ""}
+            <input
+              type="radio"
+              name="transport"
+              value="acp"
+              checked={shownAs === "acp"}
+              disabled={chatMissing}
+              aria-describedby={chatMissing ? "chat-install-hint" : undefined}
+              onChange={() => setTransport("acp")}
+            />{" "}
+            a chat (Agent Client Protocol: reads best on a phone){chatMissing ? " (not installed)" : ""}
           </label>
-          {transport === "acp" && chatMissing ? (
-            <p className="muted" data-testid="chat-install-hint">
-              {chosen?.chat?.installHint}
+          {chatMissing && chosen?.available ? (
+            <p className="muted" id="chat-install-hint" data-testid="chat-install-hint">
+              <InlineCode text={chosen?.chat?.installHint ?? ""} />
             </p>
           ) : null}
         </fieldset>
@@ -163,7 +180,9 @@ export function StartForm({
               Its last words on its error output: <code>{refusal.details.agentStderr}</code>
             </p>
           ) : null}
-          {refusal.details.needsSignIn ? <SignIn methods={refusal.details.signInMethods} hint={refusal.details.signInHint} /> : null}
+          {refusal.details.needsSignIn ? (
+            <SignIn methods={refusal.details.signInMethods} hint={refusal.details.signInHint} tried={refusal.details.tried} />
+          ) : null}
           <p className="muted">The session was ended; nothing was lost. Fix this, then start again.</p>
         </div>
       ) : error ? (

@@ -50,6 +50,8 @@ export type ChatItem =
       readonly data?: string;
       readonly signInMethods: readonly SignInMethodView[];
       readonly signInHint?: string;
+      /** What StudyLoop already did to sign in (said instead of the hint). */
+      readonly tried?: string;
     };
 
 /** What the agent said about itself when the chat started. */
@@ -181,7 +183,13 @@ export function foldEvents(start: Conversation, events: readonly AcpEventRecord[
             agentIgnoredStop: p.agentIgnoredStop === true,
           });
         } else if (p.stopReason === "error") {
-          const d = (p.details ?? {}) as { agentMessage?: unknown; data?: unknown; signInMethods?: unknown; signInHint?: unknown };
+          const d = (p.details ?? {}) as {
+            agentMessage?: unknown;
+            data?: unknown;
+            signInMethods?: unknown;
+            signInHint?: unknown;
+            tried?: unknown;
+          };
           items.push({
             type: "failure",
             key,
@@ -189,6 +197,7 @@ export function foldEvents(start: Conversation, events: readonly AcpEventRecord[
             ...(typeof d.data === "string" ? { data: d.data } : {}),
             signInMethods: signInMethods(d.signInMethods),
             ...(typeof d.signInHint === "string" ? { signInHint: d.signInHint } : {}),
+            ...(typeof d.tried === "string" ? { tried: d.tried } : {}),
           });
         }
         break;

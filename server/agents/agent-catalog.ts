@@ -186,7 +186,15 @@ export function mergeAgents(config: AgentConfigFile, shell: string | undefined):
       installHint:
         a.installHint ??
         (sameProgram && builtIn ? builtIn.installHint : `Install \`${command}\` or fix the "${name}" entry in studyloop.config.json.`),
-      ...(a.acp ? {} : builtIn?.acpInstallHint ? { acpInstallHint: builtIn.acpInstallHint } : {}),
+      // A chat program of the learner's own is named in its own hint (not the terminal's command).
+      ...(a.acp
+        ? {
+            acpInstallHint:
+              a.installHint ?? `Install \`${a.acp.command}\` (the chat's program) or fix the "${name}" entry in studyloop.config.json.`,
+          }
+        : builtIn?.acpInstallHint
+          ? { acpInstallHint: builtIn.acpInstallHint }
+          : {}),
       ...(builtIn?.signInHint ? { signInHint: builtIn.signInHint } : {}),
       envPass: a.env?.pass ?? [],
       source: builtIn && !a.command ? "built-in" : "config",

@@ -67,6 +67,19 @@ describe("AgentRegistry listing", () => {
     expect(registry.list().find((a) => a.name === "shell")?.chat).toBeUndefined();
   });
 
+  it("a chat whose program is missing names that program, not the terminal's (issue 42)", () => {
+    const { registry, write } = setup();
+    write(JSON.stringify({ agents: { tutor: { command: "bash", acp: { command: "tutor-acp-adapter", args: [] } } } }));
+    const tutor = registry.list().find((a) => a.name === "tutor")!;
+    expect(tutor.terminal.available).toBe(true);
+    expect(tutor.chat).toEqual({
+      command: "tutor-acp-adapter",
+      available: false,
+      installHint: 'Install `tutor-acp-adapter` (the chat\'s program) or fix the "tutor" entry in studyloop.config.json.',
+    });
+    expect(registry.whyNotRunnable("tutor", "tutor-acp-adapter", tutor.chat!.installHint!)).not.toContain("`bash`");
+  });
+
   it("passes named variables to a named built-in agent without repeating its command", () => {
     const { registry, write } = setup();
     write(JSON.stringify({ agents: { gemini: { env: { pass: ["GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"] } } } }));

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { writeTutorInstructions } from "../agents/tutor-instructions.ts";
 import type { TutorBriefing } from "../cards/card-store.ts";
 import type { AgentDefinition } from "../agents/agent-catalog.ts";
-import { agentEnvironment } from "../config/agent-env.ts";
+import { agentEnvironment, passedVariables } from "../config/agent-env.ts";
 import { AcpFailure } from "../transports/acp/acp-failure.ts";
 import { hashSecret, newSecret } from "../security/secrets.ts";
 import { installCommand, withCommandOnPath } from "../agents/studyloop-command.ts";
@@ -81,6 +81,7 @@ export class SessionStarter {
         transport: input.transport,
         resume: continuation ? { agentSessionId: continuation.agentSessionId } : null,
         ...(claim.agent.signInHint ? { signInHint: claim.agent.signInHint } : {}),
+        passedVariables: passedVariables(process.env, claim.agent.envPass).passed,
       });
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);

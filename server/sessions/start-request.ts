@@ -33,6 +33,8 @@ export interface Launch {
   readonly env: Record<string, string>;
   readonly transport: "pty" | "acp";
   readonly resume: { readonly agentSessionId: string | null } | null;
+  /** Variables passed to the agent on purpose (env.pass) and set: a chat signs in with a key among them. */
+  readonly passedVariables?: readonly string[];
 }
 
 export type TransportFactory = (launch: Launch) => Promise<LiveTransport>;

@@ -15,6 +15,8 @@ export interface TransportLaunch {
   readonly resume: { readonly agentSessionId: string | null } | null;
   /** How to sign in to this agent, shown when it refuses for want of credentials (ACP). */
   readonly signInHint?: string;
+  /** Variables passed to the agent on purpose (env.pass) and set: ACP signs in with a key among them. */
+  readonly passedVariables?: readonly string[];
 }
 
 export interface TransportDeps {
@@ -41,6 +43,7 @@ export function startTransport(launch: TransportLaunch, deps: TransportDeps): Pr
           handshakeTimeoutMs: deps.acpHandshakeMs,
           turnTimeoutMs: deps.acpTurnTimeoutMs,
           ...(launch.signInHint ? { signInHint: launch.signInHint } : {}),
+          ...(launch.passedVariables ? { passedVariables: launch.passedVariables } : {}),
           ...(launch.resume?.agentSessionId ? { loadSessionId: launch.resume.agentSessionId } : {}),
         },
         deps.acpEvents,

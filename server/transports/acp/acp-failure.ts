@@ -6,6 +6,10 @@ export interface SignInMethod {
   readonly id: string;
   readonly name: string;
   readonly description?: string;
+  /** The environment variables it signs in with (an ACP `env_var` method, as codex-acp lists them). */
+  readonly vars?: readonly string[];
+  /** A method the client must run in a terminal itself (ACP `terminal`): never passed to authenticate. */
+  readonly terminal?: true;
 }
 
 /** Everything the learner sees about a refusal; stored with the event and sent with a 502. */
@@ -25,6 +29,11 @@ export interface AgentFailureDetails {
    * refusal ("Internal error") leaves out, e.g. claude-code-acp's Claude Code refusing to run as root.
    */
   readonly agentStderr?: string;
+  /**
+   * What StudyLoop already did to sign in (passed a key, signed in with it), said instead of the hint:
+   * a refusal never repeats advice the learner already followed.
+   */
+  readonly tried?: string;
 }
 
 /** ACP's "authentication required" error code. */
@@ -38,16 +47,22 @@ const SDK_REQUEST_LOG = /^Error handling request\b/;
 
 /** The last line an agent wrote on stderr that is not the ACP SDK's log of a failed request. */
 export function lastStderrLine(tail: string): string | undefined {
-  let last: string | undefined;
+  return lastStderrLines(tail, 1)[0];
+}
+
+/** The last `count` such lines, oldest first, each clipped. */
+export function lastStderrLines(tail: string, count: number): string[] {
+  const lines: string[] = [];
   let inLog = false;
-  for (const raw of tail.split("\n")) {
+  // Escape sequences (a coloured log) are not part of what the line says.
+  for (const raw of tail.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").split("\n")) {
     const line = raw.trim();
     if (SDK_REQUEST_LOG.test(line)) inLog = true;
     else if (inLog && raw.startsWith("}")) {
       if (raw.trimEnd() === "}") inLog = false;
-    } else if (!inLog && line) last = line;
+    } else if (!inLog && line) lines.push(line.length > STDERR_LINE_MAX_CHARS ? `${line.slice(0, STDERR_LINE_MAX_CHARS)}…` : line);
   }
-  return last === undefined ? undefined : last.length > STDERR_LINE_MAX_CHARS ? `${last.slice(0, STDERR_LINE_MAX_CHARS)}…` : last;
+  return lines.slice(-count);
 }
 
 export function describeAgentError(
@@ -55,19 +70,34 @@ export function describeAgentError(
   signInMethods: readonly SignInMethod[],
   signInHint?: string,
   stderrTail = "",
+  /** What StudyLoop did to sign in before this refusal (sign-in-plan.ts), if anything. */
+  tried?: string,
 ): AgentFailureDetails {
   const { message, code, data } = errorParts(error);
   const dataText = data === undefined || data === null ? undefined : clip(typeof data === "string" ? data : JSON.stringify(data));
-  const needsSignIn = code === AUTH_REQUIRED_CODE || AUTH_WORDS.test(message) || (dataText !== undefined && AUTH_WORDS.test(dataText));
+  const needsSignIn = isAuthRefusal(error);
   return {
     agentMessage: message || "no reason given",
     ...(code !== undefined ? { code } : {}),
     ...(dataText ? { data: dataText } : {}),
     needsSignIn,
     signInMethods: needsSignIn ? signInMethods : [],
-    ...(needsSignIn && signInHint ? { signInHint } : {}),
+    ...(needsSignIn && tried ? { tried } : needsSignIn && signInHint ? { signInHint } : {}),
     ...withStderr(lastStderrLine(stderrTail)),
   };
+}
+
+/** The agent refused for want of sign-in (ACP's code, or words about it in the message or data). */
+export function isAuthRefusal(error: unknown): boolean {
+  const { message, code, data } = errorParts(error);
+  const dataText = data === undefined || data === null ? undefined : typeof data === "string" ? data : JSON.stringify(data);
+  return code === AUTH_REQUIRED_CODE || AUTH_WORDS.test(message) || (dataText !== undefined && AUTH_WORDS.test(dataText));
+}
+
+/** The sign-in methods a refusal's data lists (some agents put them there rather than in initialize). */
+export function signInMethodsInError(error: unknown): SignInMethod[] {
+  const { data } = errorParts(error);
+  return data && typeof data === "object" ? readSignInMethods((data as { authMethods?: unknown }).authMethods) : [];
 }
 
 function withStderr(line: string | undefined): { agentStderr?: string } {
@@ -78,7 +108,9 @@ function withStderr(line: string | undefined): { agentStderr?: string } {
 export function failureSentence(details: AgentFailureDetails): string {
   const said = `the agent said: "${details.agentMessage}"`;
   const parts = [details.data ? `${said} (details: ${details.data}).` : /[.!?]$/.test(details.agentMessage) ? said : `${said}.`];
-  if (details.needsSignIn) {
+  if (details.needsSignIn && details.tried) {
+    parts.push(details.tried);
+  } else if (details.needsSignIn) {
     if (details.signInMethods.length > 0) {
       parts.push(`It offers these ways to sign in: ${details.signInMethods.map(methodText).join("; ")}.`);
     }
@@ -97,10 +129,29 @@ export function readSignInMethods(raw: unknown): SignInMethod[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((m: unknown) => {
     if (!m || typeof m !== "object") return [];
-    const { id, name, description } = m as Record<string, unknown>;
+    const { id, name, description, type, vars } = m as Record<string, unknown>;
     if (typeof id !== "string" || typeof name !== "string") return [];
-    return [{ id, name, ...(typeof description === "string" && description ? { description } : {}) }];
+    const names = Array.isArray(vars)
+      ? vars.flatMap((v: unknown) => {
+          const n = (v as { name?: unknown } | null)?.name;
+          return typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]{0,100}$/.test(n) ? [n] : [];
+        })
+      : [];
+    return [
+      {
+        id,
+        name,
+        ...(typeof description === "string" && description ? { description } : {}),
+        ...(type === "env_var" && names.length > 0 ? { vars: names } : {}),
+        ...(type === "terminal" ? { terminal: true as const } : {}),
+      },
+    ];
   });
+}
+
+/** The agent's own message of a refusal, as the learner sees it quoted. */
+export function errorMessage(error: unknown): string {
+  return errorParts(error).message || "no reason given";
 }
 
 function errorParts(error: unknown): { message: string; code?: number; data?: unknown } {

@@ -2,7 +2,17 @@
 // against the agent's exit, a protocol fault and a time-out. Every way it fails becomes an AcpFailure.
 import type { ChildProcess } from "node:child_process";
 import { PROTOCOL_VERSION, type ClientConnection, type InitializeResponse } from "@agentclientprotocol/sdk";
-import { AcpFailure, describeAgentError, failureSentence, lastStderrLine, readSignInMethods, type SignInMethod } from "./acp-failure.ts";
+import {
+  AcpFailure,
+  describeAgentError,
+  errorMessage,
+  failureSentence,
+  lastStderrLine,
+  readSignInMethods,
+  type SignInMethod,
+} from "./acp-failure.ts";
+import { handshakeTimeoutMessage } from "./handshake-timeout.ts";
+import { triedSentence, type SignInAttempt } from "./sign-in-plan.ts";
 import { ACP_LIMITS } from "./acp-events.ts";
 import type { PromptSupport } from "./attachments.ts";
 
@@ -23,6 +33,8 @@ export interface HandshakeHost {
   readonly signInHint: string | undefined;
   /** The tail of what the agent has written on its error output so far. */
   stderrTail(): string;
+  /** What was done to sign the agent in so far (acp-sign-in.ts), for a refusal's sentence. */
+  signInAttempt?(): SignInAttempt | undefined;
   /** initialize answered: the session keeps the profile and records it. */
   onProfile(profile: AgentProfile): void;
   /** Who hears a protocol fault while the handshake runs (undefined once it succeeded). */
@@ -46,12 +58,7 @@ export async function handshake(
   let step: "initialize" | "opening the conversation" = "initialize";
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(
-          new AcpFailure(
-            `the agent did not answer the protocol handshake${step === "initialize" ? "" : ` (${step})`} within ${Math.round(timeoutMs / 1000)} s${stderrHint(host.stderrTail())}`,
-          ),
-        ),
+      () => reject(new AcpFailure(handshakeTimeoutMessage(step, Math.round(timeoutMs / 1000), host.stderrTail()))),
       timeoutMs,
     );
   });
@@ -81,7 +88,8 @@ export async function handshake(
     // Only at start is the error output's tail sure to be about this refusal. What the agent wrote
     // there before refusing may still be on its way (another pipe): read until it closes.
     await stderrClosed(host.child, ACP_LIMITS.STDERR_SETTLE_MS);
-    const details = describeAgentError(error, signInMethods, host.signInHint, host.stderrTail());
+    const tried = triedSentence(host.signInAttempt?.(), errorMessage(error));
+    const details = describeAgentError(error, signInMethods, host.signInHint, host.stderrTail(), tried);
     throw new AcpFailure(`the agent refused to open a conversation: ${failureSentence(details)}`, details);
   } finally {
     clearTimeout(timer);

@@ -6,7 +6,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, type ClientConnection } from "@agentclientprotocol/sdk";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
-import { AcpFailure, describeAgentError, failureSentence } from "./acp-failure.ts";
+import { AcpFailure, describeAgentError, errorMessage, failureSentence } from "./acp-failure.ts";
+import { openConversation } from "./acp-sign-in.ts";
+import { triedSentence, type SignInAttempt } from "./sign-in-plan.ts";
 import { ACP_LIMITS, type AcpEventKind, type AcpEventRecord } from "./acp-events.ts";
 import { handshake, type AgentProfile, type HandshakeHost } from "./acp-handshake.ts";
 import { chatEventOf } from "./acp-updates.ts";
@@ -33,6 +35,8 @@ export interface AcpSpawnOptions {
   readonly cancelGraceMs?: number;
   /** How to sign in to this agent, shown when it refuses for want of credentials. */
   readonly signInHint?: string;
+  /** Variables passed to this agent on purpose (env.pass) and set: a key among them is signed in with. */
+  readonly passedVariables?: readonly string[];
 }
 
 export class AcpSession {
@@ -52,6 +56,8 @@ export class AcpSession {
   /** Set while the handshake runs: a protocol fault fails the start. */
   private failWaiter: ((message: string) => void) | undefined;
   private readonly signInHint: string | undefined;
+  /** What was done to sign the agent in at the start (acp-sign-in.ts). */
+  private signInAttempt: SignInAttempt | undefined;
   private readonly cwd: string;
 
   private constructor(
@@ -97,6 +103,7 @@ export class AcpSession {
       connection: session.connect(),
       signInHint: session.signInHint,
       stderrTail: () => session.stderrTail,
+      signInAttempt: () => session.signInAttempt,
       onProfile: (profile) => {
         session.profile = profile;
         session.emit("agent_info", { ...profile });
@@ -107,15 +114,18 @@ export class AcpSession {
       kill: () => session.kill(),
     };
     const timeoutMs = opts.handshakeTimeoutMs ?? ACP_LIMITS.HANDSHAKE_TIMEOUT_MS;
-    session.agentSessionId = await handshake(host, timeoutMs, async (connection, profile) => {
-      if (opts.loadSessionId && profile.loadSession) {
-        // The agent replays the conversation as session/update notifications: the chat shows it again.
-        await connection.agent.request("session/load", { sessionId: opts.loadSessionId, cwd: opts.cwd, mcpServers: [] });
-        return opts.loadSessionId;
-      }
-      const created = await connection.agent.request("session/new", { cwd: opts.cwd, mcpServers: [] });
-      return created.sessionId;
-    });
+    session.agentSessionId = await handshake(host, timeoutMs, (connection, profile) =>
+      openConversation(
+        connection,
+        profile,
+        {
+          cwd: opts.cwd,
+          passedVariables: opts.passedVariables ?? [],
+          ...(opts.loadSessionId ? { loadSessionId: opts.loadSessionId } : {}),
+        },
+        (attempt) => (session.signInAttempt = attempt),
+      ),
+    );
     return session;
   }
 
@@ -170,7 +180,8 @@ export class AcpSession {
       (response) => this.turns.end(turn, { stopReason: response.stopReason }),
       (error: unknown) => {
         if (this.exited) return;
-        const details = describeAgentError(error, this.profile.signInMethods, this.signInHint);
+        const tried = triedSentence(this.signInAttempt, errorMessage(error));
+        const details = describeAgentError(error, this.profile.signInMethods, this.signInHint, "", tried);
         this.turns.end(turn, { stopReason: "error", error: failureSentence(details), details });
       },
     );
