@@ -10,7 +10,7 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
 import { parseAllowOrigins } from "../security/origin.ts";
 import { buildVerdict } from "./build-freshness.ts";
-import { DATABASE_OPTION, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
+import { DATA_OPTIONS, dataChoice, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
 import { describeTarget } from "../db/database-target.ts";
 import { say, warn } from "./output.ts";
 
@@ -27,14 +27,7 @@ export const webCommand: CommandSpec = {
   options: [
     { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
-    {
-      name: "data-dir",
-      kind: "string",
-      value: "D",
-      description:
-        "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
-    },
-    DATABASE_OPTION,
+    ...DATA_OPTIONS,
     {
       name: "lan",
       kind: "boolean",
@@ -70,8 +63,9 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     throw new UsageError(`--allow-origin: ${(error as Error).message}.`);
   }
   const dev = parsed.options.dev === true;
-  const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
-  const database = databaseTargetOrRefuse(parsed.options.database as string | undefined, dataDir);
+  const chosen = dataChoice(parsed.options);
+  const dataDir = resolveDataDir(chosen.dataDir);
+  const database = databaseTargetOrRefuse(chosen.database, dataDir);
   const settings = loadSettings();
   // A busy port fails now, before the data directory is touched or a minute is spent building.
   if (port !== 0) await assertPortFree(host, port);
