@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import tls from "node:tls";
 import { PROJECT_ROOT, resolveDataDir, securePrivateDir, sessionsDir } from "../config/paths.ts";
 import { loadSettings } from "../config/settings.ts";
@@ -71,7 +71,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   if (port !== 0) await assertPortFree(host, port);
   ensureWritableDir(dataDir);
   if (tls) trustCertificateInAgents(tls.cert, dataDir);
-  if (!dev) buildIfNeeded();
+  if (!dev) await buildIfNeeded();
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
@@ -219,12 +219,15 @@ function assertPortFree(host: string, port: number): Promise<void> {
   });
 }
 
+/** While the pages build, a line this often says how long it has been (no estimate: a busy machine made them lies). */
+const BUILD_HEARTBEAT_MS = 30_000;
+
 /**
  * Builds the pages when there is no build yet or the sources changed since (a `git pull`, an edit).
  * Next's own output (its experiments list, the route table) is kept back unless the build fails:
- * the learner sees one line before and one after.
+ * the learner sees a line before, one every 30 s with the time so far, and one after.
  */
-function buildIfNeeded(): void {
+async function buildIfNeeded(): Promise<void> {
   const verdict = buildVerdict(PROJECT_ROOT);
   if (verdict === "fresh") return;
   // Test runs build once up front (`npm test`) and start many servers from that build, some while a
@@ -232,20 +235,24 @@ function buildIfNeeded(): void {
   if (verdict === "stale" && process.env.STUDYLOOP_KEEP_BUILD === "1") return;
   say(
     verdict === "missing"
-      ? "No production build yet: building StudyLoop's pages once (about a minute)..."
-      : "The sources changed since the last build: rebuilding StudyLoop's pages (about a minute)...",
+      ? "No production build yet: building StudyLoop's pages once (next build), then the server starts."
+      : "The sources changed since the last build: rebuilding StudyLoop's pages (next build), then the server starts.",
   );
   const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  const heartbeat = setInterval(() => say(`  still building the pages: ${seconds()} s so far`), BUILD_HEARTBEAT_MS);
   const nextBin = path.join(PROJECT_ROOT, "node_modules", ".bin", "next");
-  const result = spawnSync(nextBin, ["build"], {
-    cwd: PROJECT_ROOT,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) {
-    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(nextBin, ["build"], { cwd: PROJECT_ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", (error) => resolve({ code: null, output: `${text}${error.message}\n` }));
+    child.on("close", (exit) => resolve({ code: exit, output: text }));
+  }).finally(() => clearInterval(heartbeat));
+  if (code !== 0) {
+    process.stderr.write(output);
     throw new Error("The production build failed (see the output above). Run `npm run build` to see the error again.");
   }
-  say(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
+  say(`Built the pages in ${seconds()} s.`);
 }
