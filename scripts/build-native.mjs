@@ -156,7 +156,10 @@ function runScript(m, event, log) {
   });
 }
 
-/** Builds one module from source; resolves to null, or the lines that say why it failed. */
+/**
+ * Builds one module from source; resolves to null, or why it failed: a sentence with the log's own
+ * lines that show it, and the way out (the same for every module that failed the same way).
+ */
 async function build(m, logPath) {
   const scripts = JSON.parse(fs.readFileSync(path.join(folder(m), "package.json"), "utf8")).scripts ?? {};
   const log = fs.createWriteStream(logPath);
@@ -168,13 +171,17 @@ async function build(m, logPath) {
   await new Promise((resolve) => log.end(resolve));
   const failedToLoad = code === 0 ? loadError(m) : null;
   if (code === 0 && failedToLoad === null) return null;
-  if (failedToLoad !== null) return [`  It built, but does not load: ${failedToLoad}`];
+  if (failedToLoad !== null) {
+    return {
+      why: [`  It built, but does not load: ${failedToLoad}`],
+      wayOut: ["Run npm install again; if it fails the same way, see docs/troubleshooting.md."],
+    };
+  }
   const diagnosis = diagnoseBuildLog(fs.readFileSync(logPath, "utf8"));
-  return [
-    `  Why: ${diagnosis.what}`,
-    ...diagnosis.lines.map((l) => `    | ${l}`),
-    ...wayOut(diagnosis, { nodeVersion: process.versions.node, headers: headersOnThisMachine() }).map((l) => `  ${l}`),
-  ];
+  return {
+    why: [`  Why: ${diagnosis.what}`, ...diagnosis.lines.map((l) => `    | ${l}`)],
+    wayOut: wayOut(diagnosis, { nodeVersion: process.versions.node, headers: headersOnThisMachine() }),
+  };
 }
 
 /**
@@ -238,13 +245,13 @@ export async function buildNative({ say = console.log, warn = console.error, env
     toBuild.map(async (m) => {
       const logPath = path.join(LOG_DIR, `${m.name}.log`);
       const began = Date.now();
-      const why = await build(m, logPath);
+      const failed = await build(m, logPath);
       building.delete(m.name);
       done++;
-      if (why) {
+      if (failed) {
         warn(`\n  ${m.name} (${m.what}) did not build (${done} of ${toBuild.length} finished).`);
-        warn([...why, `  The whole log: ${logPath}`].join("\n"));
-        return m.name;
+        warn([...failed.why, `  The whole log: ${logPath}`].join("\n"));
+        return { name: m.name, wayOut: failed.wayOut };
       }
       const kept = cacheDir ? keep(m, cacheDir) : null;
       say(`  ${m.name} (${m.what}): built from source in ${took(Date.now() - began)} (${done} of ${toBuild.length} done).`);
@@ -253,6 +260,10 @@ export async function buildNative({ say = console.log, warn = console.error, env
     }),
   );
   clearInterval(heartbeat);
+  // The way out once per cause, after every module has said why it failed.
+  const ways = new Map();
+  for (const f of failures) if (f) ways.set(f.wayOut.join("\n"), [...(ways.get(f.wayOut.join("\n")) ?? []), f.name]);
+  for (const [way, names] of ways) warn(`\nWhat to do (${names.join(", ")}):\n${way.replace(/^/gm, "  ")}`);
   return failures.every((f) => f === null);
 }
 

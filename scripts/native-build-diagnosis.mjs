@@ -83,11 +83,14 @@ export function diagnoseBuildLog(log) {
   const networkLines = gyp.filter((l) => /^gyp ERR!/.test(l) && NETWORK.test(l));
   if (download && (networkLines.length > 0 || /gyp WARN install got an error/.test(log))) {
     const reason = networkLines.map((l) => l.replace(/^gyp ERR! stack (Error: )?/, "")).find((l) => /\bE[A-Z]+\b|getaddrinfo/.test(l));
+    // node-gyp's own error: its first stack line and the one after (its message may take two).
+    const stack = all.findIndex((l) => /^gyp ERR! stack \w*Error\b/.test(l));
+    const said = stack === -1 ? networkLines.slice(0, 2) : all.slice(stack, stack + 2).filter((l) => !/^gyp ERR! stack +at /.test(l));
     return {
       cause: "headers-unreachable",
       url: download[1],
       what: `node-gyp needed Node's headers and could not download them from ${download[1]}${reason ? ` (${reason.trim()})` : " (no network, or a proxy in the way)"}.`,
-      lines: [download[0], ...networkLines.slice(0, 2)],
+      lines: [download[0], ...said],
     };
   }
   const firstError = all.findIndex((l) => COMPILER_ERROR.test(l) && !/^(gyp|npm|make)\b/.test(l));
