@@ -6,33 +6,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test, expect, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
-import { startServer, type StartedServer } from "./support/server";
-import { open, watchProblems } from "./support/page";
+import { test, expect, type Page } from "@playwright/test";
+import { testServer } from "./support/test-server";
+import { LAPTOP_AND_PHONE as SIZES, open, watchedPage } from "./support/page";
 import { expectTerminalToContain, typeInTerminal } from "./support/terminal";
 
-const SIZES: readonly { name: string; options: BrowserContextOptions }[] = [
-  { name: "laptop-1280x800", options: { viewport: { width: 1280, height: 800 } } },
-  { name: "phone-390x844", options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
-];
-
-let server: StartedServer;
-test.beforeAll(async () => {
-  // No studyloop.config.json: only what StudyLoop itself offers.
-  server = await startServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-e2e-demo-")) });
-});
-test.afterAll(async () => {
-  await server?.stop();
-});
-test.afterEach(async ({ request }) => {
-  await request.post(`${server.url}/api/session/end`);
-});
-
-async function watchedPage(browser: Browser, options: BrowserContextOptions): Promise<{ page: Page; check: () => void }> {
-  const page = await (await browser.newContext(options)).newPage();
-  const problems = watchProblems(page);
-  return { page, check: () => expect(problems, "page and console errors").toEqual([]) };
-}
+// No studyloop.config.json: only what StudyLoop itself offers.
+const server = testServer({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-e2e-demo-")) });
 
 async function startFromForm(page: Page, topic: string, view: "terminal" | "chat"): Promise<void> {
   await open(page, `${server.url}/study`);
