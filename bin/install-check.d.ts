@@ -11,6 +11,7 @@ export declare function unfinishedInstall(
   record: InstallRecord | null,
   abi: string,
   nodeVersion: string,
+  stillLoads?: () => boolean,
 ): string | null;
 export declare function readInstallRecord(root?: string): InstallRecord | null;
 export declare function checkInstall(root?: string): string | null;

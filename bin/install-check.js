@@ -3,6 +3,7 @@
 // esbuild errors and a stack trace. Only file checks (a few stat calls): no module is loaded.
 // scripts/postinstall.mjs asks the same question as its last step. Plain Node: it runs before
 // anything is compiled.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,15 +32,17 @@ export const INSTALL_PRODUCTS = [
 /**
  * The sentence a start says when the install is not finished, or null. `exists` answers for a path
  * relative to the project; `record` is the install record (null without one: an install made before
- * the record existed counts by its files alone); `abi` this Node's ABI (process.versions.modules). Pure.
+ * the record existed counts by its files alone); `abi` this Node's ABI (process.versions.modules);
+ * `stillLoads` is asked only when the record names another Node (modules rebuilt since, `npm rebuild`,
+ * still load). Pure but for what `exists` and `stillLoads` do.
  */
-export function unfinishedInstall(exists, record, abi, nodeVersion) {
+export function unfinishedInstall(exists, record, abi, nodeVersion, stillLoads = () => false) {
   const missing = INSTALL_PRODUCTS.filter((p) => !p.paths.some(exists)).map((p) => p.what);
   if (missing.length > 0) {
     const why = missing[0] === INSTALL_PRODUCTS[0].what ? "node_modules is missing or incomplete" : missing.join("; ");
     return `The install did not finish (${why}): run npm install.`;
   }
-  if (record && record.abi !== abi) {
+  if (record && record.abi !== abi && !stillLoads()) {
     return `The install was made for Node ${record.node} and this is Node ${nodeVersion}, whose native modules differ: run npm install again.`;
   }
   return null;
@@ -55,7 +58,19 @@ export function readInstallRecord(root = ROOT) {
   }
 }
 
+/** Whether the native modules load in this Node (a child process: a module that fails to load cannot be unloaded). */
+function nativeModulesLoad(root) {
+  const probe = 'require("node-pty"); new (require("better-sqlite3"))(":memory:").close()';
+  return spawnSync(process.execPath, ["-e", probe], { cwd: root, stdio: "ignore" }).status === 0;
+}
+
 /** unfinishedInstall for the project at `root`, on this Node. */
 export function checkInstall(root = ROOT) {
-  return unfinishedInstall((p) => fs.existsSync(path.join(root, p)), readInstallRecord(root), process.versions.modules, process.version);
+  return unfinishedInstall(
+    (p) => fs.existsSync(path.join(root, p)),
+    readInstallRecord(root),
+    process.versions.modules,
+    process.version,
+    () => nativeModulesLoad(root),
+  );
 }

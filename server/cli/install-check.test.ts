@@ -59,6 +59,14 @@ describe("unfinishedInstall", () => {
     expect(unfinishedInstall((p) => present.includes(p), installed, "115", "v20.20.2")).toBe(sentence);
   });
 
+  it("made for another Node, but rebuilt since (npm rebuild): the modules load, nothing to say", () => {
+    let asked = 0;
+    const loads = () => (asked++, true);
+    expect(unfinishedInstall(() => true, { node: "v22.12.0", abi: "127" }, "115", "v20.20.2", loads)).toBeNull();
+    expect(unfinishedInstall(() => true, record, "115", "v20.20.2", loads)).toBeNull();
+    expect(asked).toBe(1); // asked only when the record names another Node
+  });
+
   it("this project is installed", () => {
     expect(checkInstall(PROJECT_ROOT)).toBeNull();
   });
