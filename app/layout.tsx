@@ -37,6 +37,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body>
+        {/* The first stop of Tab on every page: past the navigation, to the page itself. */}
+        <a href="#content" className="skip-link">
+          Skip to content
+        </a>
         <header className="topbar">
           <Link href="/" className="brand" prefetch={false}>
             StudyLoop
@@ -60,7 +64,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </Link>
           </nav>
         </header>
-        <main className="page">{children}</main>
+        <main className="page" id="content" tabIndex={-1}>
+          {children}
+        </main>
         <NotificationCenter />
         <HydrationMarker />
       </body>

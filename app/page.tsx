@@ -16,6 +16,8 @@ type Search = Record<string, string | string[] | undefined>;
 
 /** Best matching moments shown above the matching sessions; the search page has the rest. */
 const DASHBOARD_MOMENTS = 5;
+/** Sessions the history lists at most (newest first). */
+const HISTORY_SHOWN = 50;
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Search> }) {
   const { sessions, study, cards } = getRuntime();
@@ -25,19 +27,23 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const filter: HistoryQuery = parsed.success ? parsed.data : { topic: undefined, q: undefined };
   const filtering = Boolean(filter.topic || filter.q);
   // Read through the same functions the API uses (GET /api/session/state, /api/sessions, /api/stats).
-  const [state, history, stats, topics, due, moments] = await Promise.all([
+  const [state, history, stats, topics, due] = await Promise.all([
     sessions.state(),
-    study.history.list({ ...filter, take: 50 }),
+    study.history.list({ ...filter, take: HISTORY_SHOWN }),
     study.history.stats(),
     study.history.recentTopics(50),
     cards.dueByTopic(),
-    filter.q ? study.history.moments(filter.q, { limit: DASHBOARD_MOMENTS }) : [],
   ]);
   const ended = history.filter((s) => s.status === "ended");
   // Starts that failed before any study are kept, but shown only on request (?failed=show).
   const showFailed = first(raw.failed) === "show";
   const failed = ended.filter(isFailedEmptySession);
   const past = showFailed ? ended : ended.filter((s) => !isFailedEmptySession(s));
+  // The moments come from the sessions listed below, so the two never disagree (issue 40: a topic's
+  // filter with a search listed another topic's moments over "No session matches").
+  const moments = filter.q
+    ? await study.history.moments(filter.q, { limit: DASHBOARD_MOMENTS, topic: filter.topic, sessionIds: past.map((s) => s.id) })
+    : [];
   const noHistoryYet = !filtering && ended.length === 0;
   return (
     <div className="stack">
@@ -99,7 +105,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                 <h3 id="moments-heading">Best matching moments</h3>
                 <SearchHits hits={moments} />
                 <p>
-                  <Link href={`/search?q=${encodeURIComponent(filter.q ?? "")}`}>Every match for “{filter.q}”</Link>
+                  <Link href={`/search?${new URLSearchParams({ q: filter.q ?? "", ...(filter.topic ? { topic: filter.topic } : {}) })}`}>
+                    Every match for “{filter.q}”{filter.topic ? ` on ${filter.topic}` : ""}
+                  </Link>
                 </p>
               </section>
             ) : null}

@@ -3,12 +3,19 @@
 // `npm run build`, rebuilt here first when missing or older than its sources: scripts/server-bundle.mjs);
 // `studyloop web --dev` runs the TypeScript sources through tsx instead, for hot reload. Either way in
 // this same process, so the PID a learner or a test holds is the server's own. The first line caps
-// glibc's malloc arenas when `studyloop` runs as a command (bin/start-settings.js).
+// glibc's malloc arenas when `studyloop` runs as a command (bin/start-settings.js). An install that did
+// not finish is said in one sentence before anything else loads (bin/install-check.js).
 import { forgetStartSettings } from "./start-settings.js";
 import { holdYoungGeneration } from "./young-generation.js";
+import { checkInstall } from "./install-check.js";
 
 forgetStartSettings();
 holdYoungGeneration();
+const unfinished = checkInstall();
+if (unfinished) {
+  process.stderr.write(`studyloop: ${unfinished}\n`);
+  process.exit(1);
+}
 const argv = process.argv.slice(2);
 let main;
 if (argv[0] === "web" && argv.includes("--dev")) {

@@ -21,9 +21,14 @@ export interface ReviewDeckProps {
   readonly then?: { href: string; label: string };
   /** Inside another page (the study page's warm-up): smaller headings, no page title. */
   readonly compact?: boolean;
+  /**
+   * How many cards are due now, as the server pushes it (the warm-up): when it changes, cards that
+   * became due since are added at the end of the deck, whatever the learner is looking at.
+   */
+  readonly dueNow?: number;
 }
 
-export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewDeckProps) {
+export function ReviewDeck({ topic, limit = 50, then, compact = false, dueNow }: ReviewDeckProps) {
   const [cards, setCards] = useState<CardView[] | null>(null);
   const [index, setIndex] = useState(0);
   const [shown, setShown] = useState(false);
@@ -52,6 +57,26 @@ export function ReviewDeck({ topic, limit = 50, then, compact = false }: ReviewD
       cancelled = true;
     };
   }, [topic, limit, apply]);
+
+  // A card that became due (the tutor wrote one) joins the deck; those already in it stay where they are.
+  const dueSeen = useRef(dueNow);
+  useEffect(() => {
+    if (dueNow === undefined || dueNow === dueSeen.current) return;
+    dueSeen.current = dueNow;
+    let cancelled = false;
+    void dueCards(topic, limit).then((answer) => {
+      if (cancelled || !answer.ok) return;
+      setCards((known) => {
+        if (known === null) return answer.value.cards;
+        const ids = new Set(known.map((c) => c.id));
+        const added = answer.value.cards.filter((c) => !ids.has(c.id));
+        return added.length ? [...known, ...added] : known;
+      });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [dueNow, topic, limit]);
 
   const card = cards?.[index];
 

@@ -96,7 +96,7 @@ export function LiveStudy({ session, children }: { session: SessionView; childre
               Close
             </button>
           </div>
-          <WarmUp topic={session.topic} />
+          <WarmUp topic={session.topic} due={view?.dueCards ?? 0} />
           {fromLastTime.length > 0 ? (
             <details className="panel last-time" open data-testid="from-last-time">
               <summary>From last time ({lastTime?.from?.topic})</summary>

@@ -125,6 +125,11 @@ export function StartForm({
             </option>
           ))}
         </select>
+        {chosen?.blurb ? (
+          <p className="muted" data-testid="agent-blurb">
+            {chosen.blurb}
+          </p>
+        ) : null}
         {chosen && !chosen.available ? (
           <p className="muted">
             <InlineCode text={chosen.installHint ?? ""} />

@@ -45,6 +45,8 @@ export interface StudyLiveView {
   readonly struggleCount: number;
   readonly marks: readonly MarkView[];
   readonly parked: readonly ParkedView[];
+  /** Review cards on the session's topic due now: the warm-up beside the tutor follows it. */
+  readonly dueCards: number;
 }
 
 export function toParkedView(item: ParkedItem, sessionTopic: string | null = null): ParkedView {
@@ -73,7 +75,12 @@ export function toMarkView(mark: TopicMark): MarkView {
   };
 }
 
-export function toStudyLiveView(session: SessionView, marks: readonly MarkView[], parked: readonly ParkedView[]): StudyLiveView {
+export function toStudyLiveView(
+  session: SessionView,
+  marks: readonly MarkView[],
+  parked: readonly ParkedView[],
+  dueCards = 0,
+): StudyLiveView {
   return {
     sessionId: session.id,
     topic: session.topic,
@@ -84,6 +91,7 @@ export function toStudyLiveView(session: SessionView, marks: readonly MarkView[]
     struggleCount: session.struggleCount,
     marks,
     parked,
+    dueCards,
   };
 }
 

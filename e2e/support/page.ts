@@ -1,5 +1,5 @@
 // Page helpers shared by the specs.
-import type { ConsoleMessage, Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContextOptions, type ConsoleMessage, type Page } from "@playwright/test";
 
 /** Opens a page and waits until React has hydrated it (app/components/HydrationMarker.tsx). */
 export async function open(page: Page, url: string): Promise<void> {
@@ -34,4 +34,21 @@ export function watchProblems(page: Page, watch: ProblemWatch = {}, problems: st
     if (message.type() === "error" || refused) problems.push(`${label}console ${message.type()}: ${message.text()} (${where})`);
   });
   return problems;
+}
+
+/** The two sizes the pages are checked at: a laptop and a phone. */
+export const LAPTOP_AND_PHONE: readonly { readonly name: string; readonly options: BrowserContextOptions }[] = [
+  { name: "laptop-1280x800", options: { viewport: { width: 1280, height: 800 } } },
+  { name: "phone-390x844", options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+];
+
+/** A page in a context of its own whose errors are collected; `check()` fails the test on any. */
+export async function watchedPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  watch: ProblemWatch = {},
+): Promise<{ page: Page; check: () => void }> {
+  const page = await (await browser.newContext(options)).newPage();
+  const problems = watchProblems(page, watch);
+  return { page, check: () => expect(problems, "page and console errors").toEqual([]) };
 }

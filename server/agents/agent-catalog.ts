@@ -1,6 +1,7 @@
 // The tutor agents StudyLoop knows: built-in definitions plus the learner's own from
 // studyloop.config.json. Pure data and parsing; PATH lookup lives in agent-registry.ts.
 import { shellArgs } from "./shell-prompt.ts";
+import { DEMO_AGENT_LABEL, DEMO_AGENT_NAME, DEMO_CHAT_SCRIPT, DEMO_TUTOR_SCRIPT } from "./demo/demo-agent.ts";
 import { z } from "zod";
 
 export const AGENT_NAME = /^[a-z0-9-]{1,40}$/;
@@ -74,6 +75,8 @@ export interface AgentDefinition {
   /** Variables of StudyLoop's environment passed to this agent, past the secrets scrub. */
   readonly envPass: readonly string[];
   readonly source: "built-in" | "config" | "shell";
+  /** What the start form says about the agent when it is chosen. */
+  readonly blurb?: string;
 }
 
 /** Every agent gets TUTOR.md; these also get the file their program reads by itself. */
@@ -166,9 +169,27 @@ export function shellAgent(shell: string | undefined): AgentDefinition {
   };
 }
 
+/** The demo tutor: always there, run by the server's own node (server/agents/demo/). */
+export function demoAgent(nodePath: string = process.execPath): AgentDefinition {
+  return {
+    name: DEMO_AGENT_NAME,
+    label: DEMO_AGENT_LABEL,
+    command: nodePath,
+    args: [DEMO_TUTOR_SCRIPT],
+    acp: { command: nodePath, args: [DEMO_CHAT_SCRIPT] },
+    instructionFiles: [],
+    installHint: "The demo tutor comes with StudyLoop: it runs with the node that runs the server.",
+    envPass: [],
+    source: "built-in",
+    blurb:
+      "A script, not an AI: it greets you, parks a thought, marks the topic and writes a review card with the same commands a real tutor uses, then answers a few commands (type help). As a chat it streams an answer with a plan and asks before it writes a card.",
+  };
+}
+
 /**
  * The agents in the order the study page offers them: the learner's own first (they chose them on
- * purpose), then the built-ins they did not override, then the plain shell.
+ * purpose), then the built-ins they did not override, then the demo tutor (so it is the one offered
+ * first where no AI agent is installed), then the plain shell.
  */
 export function mergeAgents(config: AgentConfigFile, shell: string | undefined): AgentDefinition[] {
   const custom: AgentDefinition[] = Object.entries(config.agents).map(([name, a]) => {
@@ -203,5 +224,6 @@ export function mergeAgents(config: AgentConfigFile, shell: string | undefined):
   const taken = new Set(custom.map((a) => a.name));
   const rest = BUILT_IN_AGENTS.filter((a) => !taken.has(a.name));
   const shellDef = taken.has("shell") ? [] : [shellAgent(shell)];
-  return [...custom, ...rest, ...shellDef];
+  const demo = taken.has(DEMO_AGENT_NAME) ? [] : [demoAgent()];
+  return [...custom, ...rest, ...demo, ...shellDef];
 }

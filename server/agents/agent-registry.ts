@@ -30,6 +30,8 @@ export interface AgentListing {
   /** Variables passed to this agent on purpose (names only), and the ones named but not set here. */
   readonly env: { readonly pass: readonly string[]; readonly unset: readonly string[] };
   readonly source: AgentDefinition["source"];
+  /** What the start form says about the agent when it is chosen. */
+  readonly blurb?: string;
 }
 
 type ConfigRead = { config: AgentConfigFile; problem: string | null };
@@ -79,6 +81,7 @@ export class AgentRegistry {
         ...(chat ? { chat } : {}),
         env: { pass: passed, unset },
         source: a.source,
+        ...(a.blurb ? { blurb: a.blurb } : {}),
       };
     });
   }

@@ -1,6 +1,7 @@
 // Schemas for the learning record's HTTP boundaries: search across sessions and the tutor's recall.
 import { z } from "zod";
 import { SEARCH_MAX_CHARS } from "./study-schemas.ts";
+import { TOPIC_MAX_CHARS } from "../../common/study/topic-limits.ts";
 
 const words = (name: string) =>
   z
@@ -12,6 +13,13 @@ const words = (name: string) =>
 export const SearchQuerySchema = z
   .object({
     q: words("q (the search)"),
+    /** Only sessions on this topic (the dashboard's topic filter). */
+    topic: z
+      .string()
+      .trim()
+      .max(TOPIC_MAX_CHARS, `topic must be at most ${TOPIC_MAX_CHARS} characters`)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     limit: z.coerce
       .number({ error: "limit must be a number" })
       .int("limit must be a whole number")

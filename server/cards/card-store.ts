@@ -50,12 +50,19 @@ const topicSides = (topic: string) => [{ topic }, { sessionTopic: topic, topic: 
 export class CardStore {
   /** Writes per client (route handlers refuse past it, write-budget.ts). */
   readonly writes = new WriteBudget();
+  /** Told after every write: the server pushes the pages what changed (the warm-up's due count). */
+  private changed: () => void = () => undefined;
 
   constructor(
     private readonly db: Db,
     private readonly params: SchedulerParameters = defaultParameters(),
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Whom to tell after each write of cards (one listener: the server's event bus). */
+  onChange(listener: () => void): void {
+    this.changed = listener;
+  }
 
   /** A new card; the learner names its origin, the tutor's cards come from its session. */
   async create(input: NewCardInput, writer: CardWriter): Promise<CardView> {
@@ -77,6 +84,7 @@ export class CardStore {
         ...stateColumns(newState(now)),
       },
     });
+    this.changed();
     return toCardView(card, now);
   }
 
@@ -111,12 +119,14 @@ export class CardStore {
   async edit(id: string, patch: EditCardInput): Promise<CardView> {
     await this.row(id);
     const card = await this.db.card.update({ where: { id }, data: patch });
+    this.changed();
     return toCardView(card, this.now());
   }
 
   async remove(id: string): Promise<void> {
     const { count } = await this.db.card.deleteMany({ where: { id } });
     if (count === 0) throw notFound("There is no such card: it may have been deleted already.");
+    this.changed();
   }
 
   /**
@@ -127,7 +137,7 @@ export class CardStore {
   async review(id: string, input: ReviewInput): Promise<{ card: CardView; review: ReviewView }> {
     const at = this.now();
     const rating = ratingNumber(input.rating);
-    return this.db.$transaction(async (tx) => {
+    const reviewed = await this.db.$transaction(async (tx) => {
       const card = await tx.card.findUnique({ where: { id } });
       if (!card) throw notFound("There is no such card: it may have been deleted.");
       if (card.reps !== input.reps)
@@ -154,6 +164,8 @@ export class CardStore {
       const updated = await tx.card.findUniqueOrThrow({ where: { id } });
       return { card: toCardView(updated, at), review: toReviewView(review) };
     });
+    this.changed();
+    return reviewed;
   }
 
   async reviews(id: string): Promise<ReviewView[]> {
@@ -190,6 +202,7 @@ export class CardStore {
         }),
       ),
     );
+    this.changed();
     return { imported: parsed.cards.length, topics: [...new Set(parsed.cards.map((c) => c.topic))] };
   }
 

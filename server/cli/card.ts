@@ -7,26 +7,31 @@ import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { getFromSession, type Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
-import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { openLocalData } from "./local-data.ts";
+import { choosesData, DATA_OPTIONS, dataChoice, type DataChoice } from "./database-option.ts";
+import { WHERE_IT_WRITES } from "./park.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const cardCommand: CommandSpec = {
   name: "card",
   summary: "Write a review card in the running study session: a question and its answer (for the tutor).",
-  usage: 'studyloop card "FRONT (the question)" "BACK (the answer)" [--topic TOPIC]',
-  options: [{ name: "topic", kind: "string", value: "TOPIC", description: "What the card is about (the session's topic when left out)." }],
+  usage: 'studyloop card "FRONT (the question)" "BACK (the answer)" [--topic TOPIC] [--data-dir D] [--database URL]',
+  options: [
+    { name: "topic", kind: "string", value: "TOPIC", description: "What the card is about (the session's topic when left out)." },
+    ...DATA_OPTIONS,
+  ],
   maxPositionals: 2,
 };
 
 export const cardsCommand: CommandSpec = {
   name: "cards",
   summary: "List review cards: the due ones with --due, one topic with --topic.",
-  usage: "studyloop cards [--due] [--topic TOPIC] [--database URL]",
+  usage: "studyloop cards [--due] [--topic TOPIC] [--data-dir D] [--database URL]",
   options: [
     { name: "due", kind: "boolean", description: "Only the cards due for review now." },
     { name: "topic", kind: "string", value: "TOPIC", description: "Only the cards on this topic." },
-    DATABASE_OPTION,
+    ...DATA_OPTIONS,
   ],
   maxPositionals: 0,
 };
@@ -38,7 +43,7 @@ export interface CardArgs {
 }
 
 /** The card, from the words given. Pure. */
-export function parseCardArgs(argv: readonly string[]): { help: true } | ({ help: false } & CardArgs) {
+export function parseCardArgs(argv: readonly string[]): { help: true } | ({ help: false } & CardArgs & DataChoice) {
   const parsed = parseCommand(cardCommand, argv);
   if (parsed.help) return { help: true };
   const [front = "", back = ""] = parsed.positionals.map((p) => p.trim());
@@ -57,27 +62,26 @@ export function parseCardArgs(argv: readonly string[]): { help: true } | ({ help
     throw new UsageError("--topic is empty: name the topic, or leave it out for the session's topic. Nothing was written.");
   if (topic && topic.length > TOPIC_MAX_CHARS)
     throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}. Nothing was written.`);
-  return { help: false, front, back, ...(topic ? { topic } : {}) };
+  return { help: false, front, back, ...(topic ? { topic } : {}), ...dataChoice(parsed.options) };
 }
 
-export function parseCardsArgs(argv: readonly string[]): { help: true } | { help: false; due: boolean; topic?: string; database?: string } {
+export function parseCardsArgs(argv: readonly string[]): { help: true } | ({ help: false; due: boolean; topic?: string } & DataChoice) {
   const parsed = parseCommand(cardsCommand, argv);
   if (parsed.help) return { help: true };
   const topic = typeof parsed.options.topic === "string" ? parsed.options.topic.trim() : undefined;
   if (topic !== undefined && !topic) throw new UsageError("--topic is empty: name the topic, or leave it out for every topic.");
   if (topic && topic.length > TOPIC_MAX_CHARS)
     throw new UsageError(`The topic is ${topic.length} characters long; use at most ${TOPIC_MAX_CHARS}.`);
-  const database = typeof parsed.options.database === "string" ? parsed.options.database : undefined;
-  return { help: false, due: parsed.options.due === true, ...(topic ? { topic } : {}), ...(database ? { database } : {}) };
+  return { help: false, due: parsed.options.due === true, ...(topic ? { topic } : {}), ...dataChoice(parsed.options) };
 }
 
 export async function runCard(argv: readonly string[], env: Env = process.env, fetchImpl?: Fetch): Promise<number> {
   const args = parseCardArgs(argv);
   if (args.help) {
-    console.log(`${formatHelp(cardCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    console.log(`${formatHelp(cardCommand)}\n\n${WHERE_IT_WRITES}`);
     return 0;
   }
-  const { topic } = await sessionWriter("card", env, fetchImpl).card({
+  const { topic } = await sessionWriter("card", env, fetchImpl, args).card({
     front: args.front,
     back: args.back,
     ...(args.topic ? { topic: args.topic } : {}),
@@ -107,12 +111,12 @@ export async function runCards(argv: readonly string[], env: Env = process.env, 
   let cards: CardView[];
   const url = env.STUDYLOOP_URL?.trim();
   const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
-  if (url && token && !args.database) {
+  if (url && token && !choosesData(args)) {
     cards = ((await getFromSession({ url: url.replace(/\/+$/, ""), token }, `/api/cards?${query}`, fetchImpl)) as { cards: CardView[] })
       .cards;
   } else {
     const data = await openLocalData(
-      env.STUDYLOOP_DATA_DIR?.trim() || undefined,
+      args.dataDir ?? (env.STUDYLOOP_DATA_DIR?.trim() || undefined),
       args.database ?? (env.STUDYLOOP_DATABASE_URL?.trim() || undefined),
       env,
     );

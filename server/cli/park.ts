@@ -6,17 +6,22 @@ import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import type { Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
 import { say } from "./output.ts";
+import { DATA_OPTIONS, dataChoice, type DataChoice } from "./database-option.ts";
 
 export const parkCommand: CommandSpec = {
   name: "park",
   summary: "Park a thought in the running study session, to come back to after focusing (for the tutor).",
-  usage: 'studyloop park "TEXT"',
-  options: [],
+  usage: 'studyloop park "TEXT" [--data-dir D] [--database URL]',
+  options: [...DATA_OPTIONS],
   maxPositionals: Number.POSITIVE_INFINITY,
 };
 
+/** What --help says about where park, topic and card write. */
+export const WHERE_IT_WRITES =
+  "Run it inside a StudyLoop session (the tutor's terminal). With --data-dir or --database it writes to that data's running session itself (as the learner outside a session).";
+
 /** The text to park, from the words given (quoted or not). Pure. */
-export function parseParkArgs(argv: readonly string[]): { help: true } | { help: false; text: string } {
+export function parseParkArgs(argv: readonly string[]): { help: true } | ({ help: false; text: string } & DataChoice) {
   const parsed = parseCommand(parkCommand, argv);
   if (parsed.help) return { help: true };
   const text = parsed.positionals.join(" ").trim();
@@ -26,7 +31,7 @@ export function parseParkArgs(argv: readonly string[]): { help: true } | { help:
       `The thought is ${text.length} characters long; park at most ${PARKED_TEXT_MAX_CHARS} (a sentence or two). Nothing was written.`,
     );
   }
-  return { help: false, text };
+  return { help: false, text, ...dataChoice(parsed.options) };
 }
 
 export async function runPark(
@@ -36,10 +41,10 @@ export async function runPark(
 ): Promise<number> {
   const args = parseParkArgs(argv);
   if (args.help) {
-    say(`${formatHelp(parkCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    say(`${formatHelp(parkCommand)}\n\n${WHERE_IT_WRITES}`);
     return 0;
   }
-  await sessionWriter("park", env, fetchImpl).park(args.text);
+  await sessionWriter("park", env, fetchImpl, args).park(args.text);
   say(`Parked for after the session: ${args.text}`);
   return 0;
 }

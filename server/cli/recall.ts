@@ -6,7 +6,8 @@ import { SEARCH_MAX_CHARS } from "../api/study-schemas.ts";
 import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
 import { snippetLine } from "../../common/search-snippets.ts";
 import { clock } from "../../common/transcript-text.ts";
-import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { openLocalData } from "./local-data.ts";
+import { choosesData, DATA_OPTIONS, dataChoice, type DataChoice } from "./database-option.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { postToSession, sessionEnv, type Fetch } from "./session-client.ts";
@@ -17,24 +18,13 @@ export const recallCommand: CommandSpec = {
   name: "recall",
   summary: "Find moments from past study sessions: transcripts, conversations, summaries, notes (for the tutor, too).",
   usage: 'studyloop recall "WORDS" [--limit N] [--data-dir D] [--database URL]',
-  options: [
-    { name: "limit", kind: "string", value: "N", description: "How many moments to print (1-20, default 5)." },
-    {
-      name: "data-dir",
-      kind: "string",
-      value: "D",
-      description: "The data directory to search outside a session (default: the usual one).",
-    },
-    DATABASE_OPTION,
-  ],
+  options: [{ name: "limit", kind: "string", value: "N", description: "How many moments to print (1-20, default 5)." }, ...DATA_OPTIONS],
   maxPositionals: Number.POSITIVE_INFINITY,
 };
 
-export interface RecallArgs {
+export interface RecallArgs extends DataChoice {
   readonly query: string;
   readonly limit: number;
-  readonly dataDir?: string;
-  readonly database?: string;
 }
 
 /** The words and options, checked. Pure. */
@@ -49,9 +39,7 @@ export function parseRecallArgs(argv: readonly string[]): { help: true } | ({ he
   const limit = rawLimit === undefined ? 5 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 20)
     throw new UsageError(`--limit must be a whole number from 1 to 20, not "${String(rawLimit)}".`);
-  const dataDir = typeof parsed.options["data-dir"] === "string" ? parsed.options["data-dir"] : undefined;
-  const database = typeof parsed.options.database === "string" ? parsed.options.database : undefined;
-  return { help: false, query, limit, dataDir, database };
+  return { help: false, query, limit, ...dataChoice(parsed.options) };
 }
 
 /** What a terminal shows of stored text: no control characters or bidi overrides. */
@@ -92,7 +80,7 @@ export async function runRecall(argv: readonly string[], env: Env = process.env,
 }
 
 async function recall(args: RecallArgs, env: Env, fetchImpl?: Fetch): Promise<{ hits: SearchHit[]; baseUrl: string | null }> {
-  if (env.STUDYLOOP_URL?.trim() && env.STUDYLOOP_SESSION_TOKEN?.trim() && !args.dataDir && !args.database) {
+  if (env.STUDYLOOP_URL?.trim() && env.STUDYLOOP_SESSION_TOKEN?.trim() && !choosesData(args)) {
     const session = sessionEnv("recall", env);
     const answer = (await postToSession(session, "/api/session/recall", { query: args.query, limit: args.limit }, fetchImpl)) as {
       hits?: SearchHit[];
@@ -100,7 +88,7 @@ async function recall(args: RecallArgs, env: Env, fetchImpl?: Fetch): Promise<{ 
     return { hits: answer.hits ?? [], baseUrl: session.url };
   }
   const data = await openLocalData(
-    args.dataDir ?? env.STUDYLOOP_DATA_DIR?.trim() ?? undefined,
+    args.dataDir ?? (env.STUDYLOOP_DATA_DIR?.trim() || undefined),
     args.database ?? (env.STUDYLOOP_DATABASE_URL?.trim() || undefined),
     env,
   );

@@ -17,7 +17,7 @@ export function sessionEnv(command: string, env: Readonly<Record<string, string 
   const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
   if (!url || !token) {
     throw new UsageError(
-      `"studyloop ${command}" works inside a StudyLoop study session, where STUDYLOOP_URL and STUDYLOOP_SESSION_TOKEN are set for the tutor; they are not set here. Start a session on the Study page and run it from the tutor's terminal.`,
+      `"studyloop ${command}" works inside a StudyLoop study session, where STUDYLOOP_URL and STUDYLOOP_SESSION_TOKEN are set for the tutor; they are not set here. Start a session on the Study page and run it from the tutor's terminal, or name the data with --data-dir D (or --database URL) to write to its running session yourself.`,
     );
   }
   if (!/^https?:\/\//.test(url)) throw new UsageError(`STUDYLOOP_URL must be the server's http(s) address, not "${url}".`);

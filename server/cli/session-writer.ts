@@ -1,6 +1,8 @@
 // Where `studyloop park`, `topic` and `card` write: to the web server that runs the session (over
-// HTTP, with the session token), or, for a session in tmux that no server runs, straight into the
-// data directory's database through the same StudyLog the server uses.
+// HTTP, with the session token), or straight into a data directory's database through the same
+// StudyLog the server uses: for a session in tmux that no server runs, and whenever the command line
+// names the data (--data-dir, --database). With a session token the write is the tutor's, into the
+// token's session; without one it is the learner's, into the running session (a card needs a topic).
 import { isApiError, toApiError } from "../api/api-error.ts";
 import { isRefusal } from "../errors/refusal.ts";
 import { ParkSchema, TopicMarkSchema, parseBody } from "../api/schemas.ts";
@@ -10,6 +12,7 @@ import { openLocalData, type LocalData } from "./local-data.ts";
 import { UsageError } from "./options.ts";
 import { cliRefusal } from "./cli-errors.ts";
 import { RefusedError, postToSession, sessionEnv, type Fetch } from "./session-client.ts";
+import { choosesData, type DataChoice } from "./database-option.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,10 +23,12 @@ export interface SessionWriter {
   card(card: { front: string; back: string; topic?: string }): Promise<{ topic: string }>;
 }
 
-export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): SessionWriter {
-  const token = env.STUDYLOOP_SESSION_TOKEN?.trim();
-  if (!env.STUDYLOOP_URL?.trim() && token && env.STUDYLOOP_DATA_DIR?.trim())
-    return localWriter(env.STUDYLOOP_DATA_DIR, env.STUDYLOOP_DATABASE_URL?.trim() || undefined, token, env);
+export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch, chosen: DataChoice = {}): SessionWriter {
+  const token = env.STUDYLOOP_SESSION_TOKEN?.trim() || undefined;
+  const dataDir = env.STUDYLOOP_DATA_DIR?.trim() || undefined;
+  const database = env.STUDYLOOP_DATABASE_URL?.trim() || undefined;
+  if (choosesData(chosen)) return localWriter(chosen.dataDir ?? dataDir, chosen.database ?? database, token, env);
+  if (!env.STUDYLOOP_URL?.trim() && token && dataDir) return localWriter(dataDir, database, token, env);
   const session = sessionEnv(command, env);
   return {
     park: async (text) => void (await postToSession(session, "/api/parking", { text }, fetchImpl)),
@@ -32,11 +37,11 @@ export function sessionWriter(command: string, env: Env, fetchImpl?: Fetch): Ses
   };
 }
 
-function localWriter(dataDir: string, database: string | undefined, token: string, env: Env): SessionWriter {
-  const write = async <T>(fn: (study: StudyLog, sessionId: string, data: LocalData) => Promise<T>): Promise<T> => {
+function localWriter(dataDir: string | undefined, database: string | undefined, token: string | undefined, env: Env): SessionWriter {
+  const write = async <T>(fn: (study: StudyLog, sessionId: string | undefined, data: LocalData) => Promise<T>): Promise<T> => {
     const data = await openLocalData(dataDir, database, env);
     try {
-      const sessionId = await data.sessions.sessionForToken(token);
+      const sessionId = token ? await data.sessions.sessionForToken(token) : undefined;
       return await fn(new StudyLog(data.db, data.sessions, data.sessions.events, { log: () => undefined }), sessionId, data);
     } catch (error) {
       // The request's own refusals (parseBody's, the study loop's) answer as they would over HTTP.
@@ -49,8 +54,12 @@ function localWriter(dataDir: string, database: string | undefined, token: strin
     }
   };
   return {
-    park: (text) => write((study, id) => study.park(parseBody(ParkSchema, { text }).text, "agent", id)).then(() => undefined),
-    mark: (mark) => write((study, id) => study.mark(parseBody(TopicMarkSchema, mark), "agent", id)).then(() => undefined),
-    card: (card) => write((_study, id, data) => data.cards.create(parseBody(NewCardSchema, card), { source: "agent", sessionId: id })),
+    park: (text) =>
+      write((study, id) => study.park(parseBody(ParkSchema, { text }).text, id ? "agent" : "learner", id)).then(() => undefined),
+    mark: (mark) => write((study, id) => study.mark(parseBody(TopicMarkSchema, mark), id ? "agent" : "learner", id)).then(() => undefined),
+    card: (card) =>
+      write((_study, id, data) =>
+        data.cards.create(parseBody(NewCardSchema, card), id ? { source: "agent", sessionId: id } : { source: "learner" }),
+      ),
   };
 }

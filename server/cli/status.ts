@@ -1,7 +1,8 @@
 // `studyloop status`: the current session, its verdict, and how to reach it.
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand } from "./options.ts";
-import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { openLocalData } from "./local-data.ts";
+import { DATA_OPTIONS, dataChoice } from "./database-option.ts";
 import { isLiveish } from "../sessions/verdict.ts";
 import { say } from "./output.ts";
 
@@ -9,7 +10,7 @@ export const statusCommand: CommandSpec = {
   name: "status",
   summary: "Show the current study session, whether it is live, and how to reach it.",
   usage: "studyloop status [--data-dir D] [--database URL]",
-  options: [{ name: "data-dir", kind: "string", value: "D", description: "Data directory (as for studyloop web)." }, DATABASE_OPTION],
+  options: [...DATA_OPTIONS],
 };
 
 export async function runStatus(argv: readonly string[]): Promise<number> {
@@ -18,7 +19,8 @@ export async function runStatus(argv: readonly string[]): Promise<number> {
     say(formatHelp(statusCommand));
     return 0;
   }
-  const data = await openLocalData(parsed.options["data-dir"] as string | undefined, parsed.options.database as string | undefined);
+  const chosen = dataChoice(parsed.options);
+  const data = await openLocalData(chosen.dataDir, chosen.database);
   try {
     // A read like any other: a session whose owner is gone is ended here and reported so.
     const state = await data.sessions.state();

@@ -10,7 +10,7 @@ import { PROJECT_ROOT, resolveDataDir } from "../config/paths.ts";
 import { describeTarget, type DatabaseTarget } from "../db/database-target.ts";
 import { applyMigrations, MigrationError } from "../db/migrate.ts";
 import { applyPostgresMigrations } from "../db/migrate-postgres.ts";
-import { DATABASE_OPTION, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
+import { DATA_OPTIONS, dataChoice, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
 import type { CommandSpec } from "./options.ts";
 import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import { say, warn } from "./output.ts";
@@ -22,13 +22,7 @@ export const studioCommand: CommandSpec = {
   summary: "Browse and edit StudyLoop's database in Prisma Studio (on this machine only).",
   usage: "npm run studio -- [--data-dir D] [--database URL] [--port P]",
   options: [
-    {
-      name: "data-dir",
-      kind: "string",
-      value: "D",
-      description: "The data directory (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
-    },
-    DATABASE_OPTION,
+    ...DATA_OPTIONS,
     { name: "port", kind: "port", value: "P", description: `Port for Studio on 127.0.0.1 (default ${DEFAULT_STUDIO_PORT}).` },
   ],
 };
@@ -42,8 +36,9 @@ export async function runStudio(argv: readonly string[]): Promise<number> {
   const port = (parsed.options.port as number | undefined) ?? DEFAULT_STUDIO_PORT;
   // Studio would pick a port of its own for 0, and we could not print its URL.
   if (port === 0) throw new UsageError("--port must be from 1 to 65535 for Studio.");
-  const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
-  const target = databaseTargetOrRefuse(parsed.options.database as string | undefined, dataDir);
+  const chosen = dataChoice(parsed.options);
+  const dataDir = resolveDataDir(chosen.dataDir);
+  const target = databaseTargetOrRefuse(chosen.database, dataDir);
   // Studio crashes with a stack trace on a busy port: say it in one sentence instead.
   if (await canConnect(port)) {
     throw new UsageError(

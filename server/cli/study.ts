@@ -8,7 +8,8 @@ import { attachCommand, tmuxVersion, TMUX_INSTALL_HINT } from "../transports/tmu
 import { isLiveish } from "../sessions/verdict.ts";
 import type { CommandSpec } from "./options.ts";
 import { UsageError, formatHelp, parseCommand } from "./options.ts";
-import { DATABASE_OPTION, openLocalData } from "./local-data.ts";
+import { openLocalData } from "./local-data.ts";
+import { DATA_OPTIONS, dataChoice } from "./database-option.ts";
 import { databaseArgument } from "../db/database-target.ts";
 import type { EndOutcome } from "../sessions/session-service.ts";
 import type { SessionView } from "../sessions/session-view.ts";
@@ -27,8 +28,7 @@ export const studyCommand: CommandSpec = {
     { name: "detach", kind: "boolean", description: "Start in the background; attach later with --resume." },
     { name: "resume", kind: "boolean", description: "Reattach this terminal to the running session." },
     { name: "end", kind: "boolean", description: "End the running session: the summary is written and tmux closes." },
-    { name: "data-dir", kind: "string", value: "D", description: "Data directory (as for studyloop web)." },
-    DATABASE_OPTION,
+    ...DATA_OPTIONS,
   ],
 };
 
@@ -45,7 +45,8 @@ export async function runStudy(argv: readonly string[]): Promise<number> {
   // Before anything is written: without tmux there is nothing to run the session in.
   if (!tmuxVersion()) throw new UsageError(TMUX_INSTALL_HINT);
 
-  const data = await openLocalData(o["data-dir"] as string | undefined, o.database as string | undefined);
+  const chosen = dataChoice(o);
+  const data = await openLocalData(chosen.dataDir, chosen.database);
   try {
     const tmux = { socket: data.settings.STUDYLOOP_TMUX_SOCKET };
     const open = (await data.sessions.reconcileOpen()).find((j) => isLiveish(j.verdict));

@@ -8,14 +8,17 @@ import { formatHelp, parseCommand, UsageError } from "./options.ts";
 import type { Fetch } from "./session-client.ts";
 import { sessionWriter } from "./session-writer.ts";
 import { say } from "./output.ts";
+import { DATA_OPTIONS, dataChoice, type DataChoice } from "./database-option.ts";
+import { WHERE_IT_WRITES } from "./park.ts";
 
 export const topicCommand: CommandSpec = {
   name: "topic",
   summary: "Mark how a topic is going in the running study session: a win, a struggle, learning, an insight (for the tutor).",
-  usage: 'studyloop topic "TOPIC" --status win|struggling|learning|insight [--note "what happened"]',
+  usage: 'studyloop topic "TOPIC" --status win|struggling|learning|insight [--note "what happened"] [--data-dir D] [--database URL]',
   options: [
     { name: "status", kind: "string", value: "S", description: `How it is going: ${MARK_STATUSES.join(", ")}.` },
     { name: "note", kind: "string", value: "TEXT", description: "A short note: what happened, what to try next." },
+    ...DATA_OPTIONS,
   ],
   maxPositionals: Number.POSITIVE_INFINITY,
 };
@@ -29,7 +32,7 @@ export interface TopicArgs {
 const SAY_STATUS = `Give --status ${MARK_STATUSES.join("|")}`;
 
 /** The mark, from the words given. Pure. */
-export function parseTopicArgs(argv: readonly string[]): { help: true } | ({ help: false } & TopicArgs) {
+export function parseTopicArgs(argv: readonly string[]): { help: true } | ({ help: false } & TopicArgs & DataChoice) {
   const parsed = parseCommand(topicCommand, argv);
   if (parsed.help) return { help: true };
   const topic = parsed.positionals.join(" ").trim();
@@ -42,7 +45,7 @@ export function parseTopicArgs(argv: readonly string[]): { help: true } | ({ hel
   const note = typeof parsed.options.note === "string" ? parsed.options.note.trim() : undefined;
   if (note !== undefined && note.length > PARKED_TEXT_MAX_CHARS)
     throw new UsageError(`The note is ${note.length} characters long; use at most ${PARKED_TEXT_MAX_CHARS}.`);
-  return { help: false, topic, status: status as MarkStatus, ...(note ? { note } : {}) };
+  return { help: false, topic, status: status as MarkStatus, ...(note ? { note } : {}), ...dataChoice(parsed.options) };
 }
 
 const SAID: Record<MarkStatus, string> = { win: "a win", struggling: "a struggle", learning: "learning", insight: "an insight" };
@@ -54,11 +57,11 @@ export async function runTopic(
 ): Promise<number> {
   const args = parseTopicArgs(argv);
   if (args.help) {
-    say(`${formatHelp(topicCommand)}\n\nRun it inside a StudyLoop session (the tutor's terminal).`);
+    say(`${formatHelp(topicCommand)}\n\n${WHERE_IT_WRITES}`);
     return 0;
   }
   const { topic, status, note } = args;
-  await sessionWriter("topic", env, fetchImpl).mark({ topic, status, ...(note ? { note } : {}) });
+  await sessionWriter("topic", env, fetchImpl, args).mark({ topic, status, ...(note ? { note } : {}) });
   say(`Marked "${topic}" as ${SAID[status]}.`);
   return 0;
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import tls from "node:tls";
 import { PROJECT_ROOT, resolveDataDir, securePrivateDir, sessionsDir } from "../config/paths.ts";
 import { loadSettings } from "../config/settings.ts";
@@ -10,7 +10,7 @@ import type { CommandSpec } from "./options.ts";
 import { UsageError, parseCommand, formatHelp } from "./options.ts";
 import { parseAllowOrigins } from "../security/origin.ts";
 import { buildVerdict } from "./build-freshness.ts";
-import { DATABASE_OPTION, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
+import { DATA_OPTIONS, dataChoice, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
 import { describeTarget } from "../db/database-target.ts";
 import { say, warn } from "./output.ts";
 
@@ -27,14 +27,7 @@ export const webCommand: CommandSpec = {
   options: [
     { name: "port", kind: "port", value: "N", description: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).` },
     { name: "host", kind: "string", value: "H", description: `Address to bind (default ${DEFAULT_HOST}, this machine only).` },
-    {
-      name: "data-dir",
-      kind: "string",
-      value: "D",
-      description:
-        "Where the database and session folders live (default $STUDYLOOP_DATA_DIR, else $XDG_DATA_HOME/studyloop, else ~/.local/share/studyloop).",
-    },
-    DATABASE_OPTION,
+    ...DATA_OPTIONS,
     {
       name: "lan",
       kind: "boolean",
@@ -70,14 +63,15 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
     throw new UsageError(`--allow-origin: ${(error as Error).message}.`);
   }
   const dev = parsed.options.dev === true;
-  const dataDir = resolveDataDir(parsed.options["data-dir"] as string | undefined);
-  const database = databaseTargetOrRefuse(parsed.options.database as string | undefined, dataDir);
+  const chosen = dataChoice(parsed.options);
+  const dataDir = resolveDataDir(chosen.dataDir);
+  const database = databaseTargetOrRefuse(chosen.database, dataDir);
   const settings = loadSettings();
   // A busy port fails now, before the data directory is touched or a minute is spent building.
   if (port !== 0) await assertPortFree(host, port);
   ensureWritableDir(dataDir);
   if (tls) trustCertificateInAgents(tls.cert, dataDir);
-  if (!dev) buildIfNeeded();
+  if (!dev) await buildIfNeeded();
 
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
@@ -225,12 +219,15 @@ function assertPortFree(host: string, port: number): Promise<void> {
   });
 }
 
+/** While the pages build, a line this often says how long it has been (no estimate: a busy machine made them lies). */
+const BUILD_HEARTBEAT_MS = 30_000;
+
 /**
  * Builds the pages when there is no build yet or the sources changed since (a `git pull`, an edit).
  * Next's own output (its experiments list, the route table) is kept back unless the build fails:
- * the learner sees one line before and one after.
+ * the learner sees a line before, one every 30 s with the time so far, and one after.
  */
-function buildIfNeeded(): void {
+async function buildIfNeeded(): Promise<void> {
   const verdict = buildVerdict(PROJECT_ROOT);
   if (verdict === "fresh") return;
   // Test runs build once up front (`npm test`) and start many servers from that build, some while a
@@ -238,20 +235,24 @@ function buildIfNeeded(): void {
   if (verdict === "stale" && process.env.STUDYLOOP_KEEP_BUILD === "1") return;
   say(
     verdict === "missing"
-      ? "No production build yet: building StudyLoop's pages once (about a minute)..."
-      : "The sources changed since the last build: rebuilding StudyLoop's pages (about a minute)...",
+      ? "No production build yet: building StudyLoop's pages once (next build), then the server starts."
+      : "The sources changed since the last build: rebuilding StudyLoop's pages (next build), then the server starts.",
   );
   const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  const heartbeat = setInterval(() => say(`  still building the pages: ${seconds()} s so far`), BUILD_HEARTBEAT_MS);
   const nextBin = path.join(PROJECT_ROOT, "node_modules", ".bin", "next");
-  const result = spawnSync(nextBin, ["build"], {
-    cwd: PROJECT_ROOT,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) {
-    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(nextBin, ["build"], { cwd: PROJECT_ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", (error) => resolve({ code: null, output: `${text}${error.message}\n` }));
+    child.on("close", (exit) => resolve({ code: exit, output: text }));
+  }).finally(() => clearInterval(heartbeat));
+  if (code !== 0) {
+    process.stderr.write(output);
     throw new Error("The production build failed (see the output above). Run `npm run build` to see the error again.");
   }
-  say(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
+  say(`Built the pages in ${seconds()} s.`);
 }

@@ -97,6 +97,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const cards = new CardStore(db);
     // One bus for sessions and the study loop: neither imports the other (session-events.ts).
     const events = new SessionEvents();
+    // A card written or reviewed changes what pages show: the warm-up's due count, the Review count.
+    cards.onChange(() => events.emit("changed"));
     const sessions = new SessionService({
       db,
       reads,
@@ -118,7 +120,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     });
     await sessions.startBackgroundWork();
     record.start();
-    const study = new StudyLog(db, sessions, events, { minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000, log });
+    const study = new StudyLog(db, sessions, events, {
+      minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000,
+      log,
+      dueCards: (topic) => cards.dueCount(topic),
+    });
     study.start();
     const access = new AccessControl(db, {
       requirePairing: options.lan === true || !isLoopbackBind(options.host),

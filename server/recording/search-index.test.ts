@@ -135,6 +135,32 @@ describe.each(testProviders())("on %s", (provider) => {
       expect((await index.search("closure", { excludeSessionId: ids.py })).every((h) => h.sessionId === ids.js)).toBe(true);
     });
 
+    it("keeps the moments to the topic and to the sessions asked for, so they agree with the list (issue 40)", async () => {
+      const recursion = crypto.randomUUID();
+      const joins = crypto.randomUUID();
+      await session(recursion, "Recursion");
+      await session(joins, "SQL lateral joins");
+      await index.add(joins, [{ kind: "transcript", atMs: 1_000, text: "a lateral join runs per row; yx", createdAt: new Date() }]);
+      // The issue's case: the topic has no match, so neither the list nor the moments name a session.
+      for (const q of ["lateral", "yx"]) {
+        expect(await index.sessionIds(q, { topic: "Recursion" })).toEqual([]);
+        expect(await index.search(q, { topic: "Recursion" })).toEqual([]);
+        expect((await index.search(q)).some((h) => h.sessionId === joins)).toBe(true);
+      }
+      await index.add(recursion, [{ kind: "transcript", atMs: 2_000, text: "lateral thinking: recursion yx", createdAt: new Date() }]);
+      for (const q of ["lateral", "yx"]) {
+        const listed = await index.sessionIds(q, { topic: "Recursion" });
+        const moments = await index.search(q, { topic: "Recursion" });
+        expect(listed).toEqual([recursion]);
+        expect(moments.length).toBeGreaterThan(0);
+        expect(moments.every((h) => h.sessionId === recursion && h.topic === "Recursion")).toBe(true);
+        // Only the sessions a page lists (its other filters applied), and none when it lists none.
+        expect(new Set((await index.search(q, { sessionIds: [joins] })).map((h) => h.sessionId))).toEqual(new Set([joins]));
+        expect(await index.search(q, { sessionIds: [] })).toEqual([]);
+        expect(await index.search(q, { topic: "Recursion", sessionIds: [joins] })).toEqual([]);
+      }
+    });
+
     it("ranks the newest matches of a word found everywhere, best first, and stays bounded by them", async () => {
       const at = (i: number) => ({ kind: "transcript" as const, atMs: i, createdAt: new Date() });
       // The best match of all is the oldest: past the newest RANKED_MATCHES, it is not ranked. Equal

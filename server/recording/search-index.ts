@@ -11,10 +11,14 @@ import {
   SESSION_WALK,
   SESSION_WINDOW,
   type DocRow,
+  type MomentOptions,
   type PagedListSql,
   type SearchSql,
   type WindowListSql,
 } from "./search-sql.ts";
+
+/** Which sessions the moments come from (search-sql.ts's MomentOptions without the limit). */
+export type MomentFilter = Omit<MomentOptions, "limit">;
 
 export type SearchKind = "topic" | "summary" | "mark" | "parked" | "transcript" | "chat";
 
@@ -102,11 +106,11 @@ export class SearchIndex {
   }
 
   /** Best matches first (bm25 on SQLite, search-sql.ts), newest first among short-word-only searches. */
-  async search(query: string, options: { limit?: number; excludeSessionId?: string } = {}): Promise<SearchHit[]> {
+  async search(query: string, options: MomentFilter & { limit?: number } = {}): Promise<SearchHit[]> {
     const words = searchWords(query);
-    if (words.length === 0) return [];
+    if (words.length === 0 || options.sessionIds?.length === 0) return [];
     const limit = Math.min(Math.max(1, options.limit ?? SEARCH_DEFAULT_LIMIT), SEARCH_MAX_LIMIT);
-    const rows = await this.db.$queryRaw<Row[]>(this.sql.moments(words, { limit, excludeSessionId: options.excludeSessionId }));
+    const rows = await this.db.$queryRaw<Row[]>(this.sql.moments(words, { ...options, limit }));
     const typed = query.trim().split(/\s+/);
     return rows.map((r) => {
       const atMs = r.at_ms === null ? null : Number(r.at_ms);

@@ -43,6 +43,10 @@ export const SESSION_WINDOW = 200;
 export interface MomentOptions {
   readonly limit: number;
   readonly excludeSessionId?: string;
+  /** Only sessions on this topic (the history's topic filter). */
+  readonly topic?: string;
+  /** Only these sessions (the ones a page lists), so its moments and its list agree. */
+  readonly sessionIds?: readonly string[];
 }
 
 export interface SearchSql {
@@ -111,12 +115,25 @@ const sqlitePaged: PagedListSql = {
   },
 };
 
+/**
+ * The moments' filters on the session (each a condition on d.session_id, so the match is still read
+ * off the index first). `ids` is how this database takes a list of ids as one parameter.
+ */
+function momentFilters(options: MomentOptions, ids: (list: readonly string[]) => Prisma.Sql): Prisma.Sql[] {
+  const filters: Prisma.Sql[] = [];
+  if (options.excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${options.excludeSessionId}`);
+  if (options.topic) filters.push(Prisma.sql`d.session_id IN (SELECT id FROM study_sessions WHERE topic = ${options.topic})`);
+  if (options.sessionIds) filters.push(ids(options.sessionIds));
+  return filters;
+}
+
 const sqlite: SearchSql = {
   pages: sqlitePaged,
-  moments(words, { limit, excludeSessionId }) {
+  moments(words, options) {
+    const { limit } = options;
     const plan = planSearch(words.join(" "))!;
     const filters = plan.likes.map((like) => Prisma.sql`d.text LIKE ${like} ESCAPE '\\'`);
-    if (excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${excludeSessionId}`);
+    filters.push(...momentFilters(options, (ids) => Prisma.sql`d.session_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`));
     const columns = Prisma.sql`d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at`;
     if (!plan.match) {
       return Prisma.sql`SELECT ${columns} FROM search_docs d JOIN study_sessions s ON s.id = d.session_id
@@ -234,9 +251,10 @@ const postgresWindow: WindowListSql = {
 const postgresql: SearchSql = {
   pages: postgresPaged,
   topicWindow: postgresWindow,
-  moments(words, { limit, excludeSessionId }) {
+  moments(words, options) {
+    const { limit } = options;
     const filters = pgFilters(words);
-    if (excludeSessionId) filters.push(Prisma.sql`d.session_id <> ${excludeSessionId}`);
+    filters.push(...momentFilters(options, (ids) => Prisma.sql`d.session_id = ANY(${[...ids]}::text[])`));
     const ranked = words.filter(isTrigramWord);
     const columns = Prisma.sql`d.session_id, d.kind, d.at_ms, d.source_id, d.text, s.topic, s.started_at`;
     if (!ranked.length) {

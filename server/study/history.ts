@@ -7,7 +7,7 @@ import type { SessionReader } from "../sessions/ports.ts";
 import type { SessionView } from "../sessions/session-view.ts";
 import { dayKey, heatmap, streakOfRuns, tallyTopics, type Heatmap, type Streak, type TopicTally } from "../../common/study/stats.ts";
 import { buildTimeline, type MarkView, type ParkedView, type TimelineEntry } from "../../common/study/study-view.ts";
-import { SearchIndex, type SearchHit } from "../recording/search-index.ts";
+import { SearchIndex, type MomentFilter, type SearchHit } from "../recording/search-index.ts";
 
 export interface HistoryFilter {
   readonly topic?: string;
@@ -71,8 +71,11 @@ export class StudyHistory {
     return this.sessions.history({ topic: filter.topic, ids, take: filter.take });
   }
 
-  /** The best matching moments across every session (server/recording/search-index.ts). */
-  moments(query: string, options: { limit?: number; excludeSessionId?: string } = {}): Promise<SearchHit[]> {
+  /**
+   * The best matching moments across every session, or those a filter leaves (a topic, the sessions
+   * a page lists: server/recording/search-index.ts).
+   */
+  moments(query: string, options: MomentFilter & { limit?: number } = {}): Promise<SearchHit[]> {
     return this.search.search(query, options);
   }
 

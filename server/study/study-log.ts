@@ -28,6 +28,8 @@ export interface StudyLogOptions {
   /** One minute of a focus plan in ms (tests shorten it). */
   readonly minuteMs?: number;
   readonly log?: (line: string) => void;
+  /** Review cards on a topic due now (the card store's count), for the live view's warm-up. */
+  readonly dueCards?: (topic: string) => Promise<number>;
 }
 
 /** The parking lot page shows at most this many items (newest first). */
@@ -38,6 +40,7 @@ export class StudyLog {
   readonly history: StudyHistory;
   /** Editing and taking back marks and parked thoughts. */
   readonly edits: StudyEdits;
+  private readonly dueCards: (topic: string) => Promise<number>;
 
   constructor(
     private readonly db: Db,
@@ -46,6 +49,7 @@ export class StudyLog {
     options: StudyLogOptions = {},
   ) {
     const log = options.log ?? ((line: string) => console.log(line));
+    this.dueCards = options.dueCards ?? (() => Promise.resolve(0));
     this.timer = new FocusTimer(db, sessions, events, options.minuteMs ?? MINUTE_MS, log);
     this.history = new StudyHistory(db, sessions, this);
     this.edits = new StudyEdits(db, sessions.writes, events);
@@ -182,8 +186,12 @@ export class StudyLog {
   async liveView(sessionId: string): Promise<StudyLiveView | null> {
     const found = await this.sessions.session(sessionId);
     if (!found) return null;
-    const [marks, parked] = await Promise.all([this.markViews(sessionId), this.parkedViews(sessionId, found.view.topic)]);
-    return toStudyLiveView(found.view, marks, parked);
+    const [marks, parked, due] = await Promise.all([
+      this.markViews(sessionId),
+      this.parkedViews(sessionId, found.view.topic),
+      this.dueCards(found.view.topic),
+    ]);
+    return toStudyLiveView(found.view, marks, parked, due);
   }
 
   /** The live session, reconciled: parking into a session whose server died is refused. */

@@ -6,10 +6,10 @@ import { SearchQuerySchema } from "@/server/api/record-schemas";
 
 export const dynamic = "force-dynamic";
 
-/** The best matching moments across every session: `q` (literal words), `limit` (1-100, default 20). */
+/** The best matching moments across every session: `q` (literal words), `topic` (only its sessions), `limit` (1-100, default 20). */
 export function GET(request: Request) {
   return handle(async () => {
-    const { q, limit } = parseBody(SearchQuerySchema, queryOf(request.url));
-    return json({ hits: await getRuntime().study.history.moments(q, { limit }) });
+    const { q, topic, limit } = parseBody(SearchQuerySchema, queryOf(request.url));
+    return json({ hits: await getRuntime().study.history.moments(q, { limit, topic }) });
   });
 }
