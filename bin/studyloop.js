@@ -26,4 +26,8 @@ if (argv[0] === "web" && argv.includes("--dev")) {
   const { ensureServerBundle } = await import("../scripts/server-bundle.mjs");
   ({ main } = await import(await ensureServerBundle()));
 }
-process.exitCode = await main(argv);
+const code = await main(argv);
+process.exitCode = code;
+// The server's command returns once it has stopped, or could not start: it exits then, whatever a
+// library may still hold open, so a supervisor sees a server that cannot serve fail (issue 39).
+if (argv[0] === "web") process.exit(code);

@@ -128,7 +128,7 @@ export async function buildServerBundle({ clean = false } = {}) {
     absWorkingDir: ROOT,
   };
   const wasmNeeded = new Set();
-  const [server, worker] = await Promise.all([
+  const [server, worker, leaseWorker] = await Promise.all([
     build({
       ...common,
       entryPoints: { main: "server/cli/main.ts" },
@@ -154,13 +154,24 @@ export async function buildServerBundle({ clean = false } = {}) {
       outfile: path.join(OUT_DIR, "mirror-worker.cjs"),
       format: "cjs",
     }),
+    // The lease thread (server/sessions/lease/lease-thread.ts): its drivers are loaded by path at run time.
+    build({
+      ...common,
+      entryPoints: ["server/sessions/lease/lease-worker.ts"],
+      outfile: path.join(OUT_DIR, "lease-worker.cjs"),
+      format: "cjs",
+      packages: "external",
+    }),
   ]);
   // The query compilers the chunks load (scripts/prisma-wasm.mjs), before any chunk that loads them.
   for (const name of wasmNeeded) writeAtomically(path.join(OUT_DIR, WASM_DIR, `${name}.wasm`), await compilerBytes(name, ROOT));
   // Entries last: a reader never finds an entry whose chunks are not written yet.
-  const files = [...server.outputFiles, ...worker.outputFiles].sort((a, b) => Number(a.path === ENTRY) - Number(b.path === ENTRY));
+  const files = [...server.outputFiles, ...worker.outputFiles, ...leaseWorker.outputFiles].sort(
+    (a, b) => Number(a.path === ENTRY) - Number(b.path === ENTRY),
+  );
   for (const file of files) writeAtomically(file.path, file.contents);
-  const inputs = [...Object.keys(server.metafile.inputs), ...Object.keys(worker.metafile.inputs), THIS_FILE, WASM_PLUGIN_FILE].filter(
+  const workers = [worker, leaseWorker].flatMap((w) => Object.keys(w.metafile.inputs));
+  const inputs = [...Object.keys(server.metafile.inputs), ...workers, THIS_FILE, WASM_PLUGIN_FILE].filter(
     // Files only: not node_modules, not the wrappers of the packages loaded with `require`.
     (input) => !input.includes("node_modules/") && !input.startsWith("commonjs-package:"),
   );

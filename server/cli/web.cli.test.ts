@@ -9,6 +9,8 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../config/paths.ts";
 import { applyMigrations } from "../db/migrate.ts";
+import { testProviders } from "../db/test-storage.ts";
+import { testPostgresUrl } from "../db/test-postgres.ts";
 
 const BIN = path.join(PROJECT_ROOT, "bin", "studyloop.js");
 const cleanups: Array<() => void> = [];
@@ -25,7 +27,7 @@ function tempDir(): string {
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: 190_000,
     env: { ...process.env, STUDYLOOP_DATA_DIR: "", ...env },
   });
 }
@@ -73,6 +75,50 @@ describe("studyloop", () => {
       expect(result.stderr).toContain('STUDYLOOP_GRACE_SECONDS="soon": use a number of seconds above 0 (default 900).');
       expect(result.stderr).toContain('STUDYLOOP_MIRROR_HEAP_MB="4": use a whole number of megabytes, 8 or more (default 1024).');
       expect(fs.readdirSync(dir)).toEqual([]);
+    },
+  );
+
+  it("refuses settings that cannot work together before it starts: exit 2, the pair and why, nothing written", () => {
+    const dir = tempDir();
+    const result = run(["web", "--port", "0", "--data-dir", dir], { STUDYLOOP_LEASE_SECONDS: "2", STUDYLOOP_HEARTBEAT_SECONDS: "5" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("studyloop: These two settings do not work together:");
+    expect(result.stderr).toContain(
+      "STUDYLOOP_LEASE_SECONDS and STUDYLOOP_HEARTBEAT_SECONDS: the lease (2 s) must be at least 4 heartbeats (20 s)",
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it.each(testProviders())(
+    "a server that cannot serve (its page build is incomplete) exits 1 with the reason, on %s, leaving nothing running",
+    async (provider) => {
+      // A copy of the install whose pages' build lost its server half: Next refuses to start after the
+      // database is open, with an ENOENT that was once reported as a missing database.
+      const root = tempDir();
+      for (const entry of ["bin", "dist", "server", "common", "prisma", "scripts", "package.json"])
+        fs.cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+      fs.cpSync(path.join(PROJECT_ROOT, ".next"), path.join(root, ".next"), {
+        recursive: true,
+        filter: (from) => !/[/\\]\.next[/\\](server|cache)([/\\]|$)/.test(from),
+      });
+      fs.symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"));
+      const dir = path.join(tempDir(), "data");
+      const database = provider === "postgresql" ? ["--database", await testPostgresUrl()] : [];
+      const child = spawn(
+        process.execPath,
+        [path.join(root, "bin", "studyloop.js"), "web", "--port", "0", "--data-dir", dir, ...database],
+        {
+          env: { ...process.env, STUDYLOOP_DATA_DIR: "", STUDYLOOP_KEEP_BUILD: "1" },
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+      const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      clearTimeout(timer);
+      expect(stderr).toMatch(/studyloop: The pages could not be started: their build is missing or incomplete .*Run `npm run build`/);
+      expect(stderr).not.toMatch(/database/);
+      expect(status).toBe(1); // exited on its own, not killed by the timer
     },
   );
 
@@ -125,7 +171,7 @@ describe("studyloop web when its terminal goes away", () => {
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`studyloop web did not start:\n${output}`)), 120_000);
+      const timer = setTimeout(() => reject(new Error(`studyloop web did not start:\n${output}`)), 190_000);
       const check = () => {
         if (!output.includes("Press Ctrl-C to stop.")) return;
         clearTimeout(timer);
@@ -166,7 +212,7 @@ function runAsync(args: string[]): Promise<{ status: number | null; stderr: stri
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, STUDYLOOP_DATA_DIR: "" } });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 190_000);
     child.on("exit", (status) => {
       clearTimeout(timer);
       resolve({ status, stderr });

@@ -13,6 +13,7 @@ import { buildVerdict } from "./build-freshness.ts";
 import { DATA_OPTIONS, dataChoice, databaseTargetOrRefuse, openFailureRefusal } from "./database-option.ts";
 import { describeTarget } from "../db/database-target.ts";
 import { say, warn } from "./output.ts";
+import { CliRefusal } from "./cli-errors.ts";
 
 export const DEFAULT_PORT = 8567;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -76,6 +77,7 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   // Imported late: loading Next and Prisma takes a moment that --help and usage errors should not pay.
   const { serve, ListenError } = await import("../http/studyloop-server.ts");
   const { MigrationError } = await import("../db/migrate.ts");
+  const { PagesStartError } = await import("../http/next-app.ts");
   const { pairingBanner } = await import("../security/pairing-banner.ts");
   let running;
   try {
@@ -83,6 +85,8 @@ export async function runWeb(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ListenError) throw new UsageError(error.message);
     if (error instanceof MigrationError) throw new UsageError(`${error.learnerMessage}\n  (${error.message})`);
+    // Not a database fault, whatever its code (an ENOENT of the build's files): the sentence says what to do.
+    if (error instanceof PagesStartError) throw new CliRefusal(error.message, 1);
     throw openFailureRefusal(error, database);
   }
   // Signals are handled before the first line is printed: whoever waits for "running at" may signal

@@ -49,3 +49,44 @@ describe("loadSettings", () => {
     expect(error?.problems.map((p) => p.name).sort()).toEqual(["STUDYLOOP_GRACE_SECONDS", "STUDYLOOP_MIRROR_HEAP_MB"]);
   });
 });
+
+describe("settings that cannot work together", () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadSettings(env);
+    } catch (error) {
+      return error as SettingsError;
+    }
+    return null;
+  };
+
+  it.each([
+    [{ STUDYLOOP_LEASE_SECONDS: "2" }, "STUDYLOOP_LEASE_SECONDS and STUDYLOOP_HEARTBEAT_SECONDS"],
+    [{ STUDYLOOP_LEASE_SECONDS: "10", STUDYLOOP_HEARTBEAT_SECONDS: "5" }, "STUDYLOOP_LEASE_SECONDS and STUDYLOOP_HEARTBEAT_SECONDS"],
+    [
+      { STUDYLOOP_GRACE_SECONDS: "60", STUDYLOOP_GRACE_WARNING_SECONDS: "60" },
+      "STUDYLOOP_GRACE_WARNING_SECONDS and STUDYLOOP_GRACE_SECONDS",
+    ],
+  ])("refuses %j, naming the pair and why", (env, pair) => {
+    const error = refusal(env);
+    expect(error).toBeInstanceOf(SettingsError);
+    expect(error!.problems).toEqual([]);
+    expect(error!.message.split("\n")[0]).toBe("These two settings do not work together:");
+    expect(error!.message).toContain(`  ${pair}: `);
+    expect(error!.message.split("\n").at(-1)).toBe("Change one of each pair (or unset it for its default) and run the command again.");
+  });
+
+  it("says what the lease must be, in the learner's numbers", () => {
+    expect(refusal({ STUDYLOOP_LEASE_SECONDS: "2" })!.conflicts[0]!.why).toBe(
+      "the lease (2 s) must be at least 4 heartbeats (20 s), or a live session would be stopped, or ended by another server, between two heartbeats",
+    );
+  });
+
+  it.each([
+    [{}],
+    [{ STUDYLOOP_LEASE_SECONDS: "4", STUDYLOOP_HEARTBEAT_SECONDS: "1" }],
+    [{ STUDYLOOP_GRACE_SECONDS: "8", STUDYLOOP_GRACE_WARNING_SECONDS: "5" }],
+  ])("accepts %j", (env) => {
+    expect(refusal(env)).toBeNull();
+  });
+});

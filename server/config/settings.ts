@@ -1,6 +1,7 @@
 // Server settings from the environment, parsed once at start-up so a bad value fails early and says
 // which one (the create-t3-app habit). Command-line flags override what they cover.
 import { z } from "zod";
+import { settingConflicts, type SettingConflict } from "./setting-pairs.ts";
 
 // Each setting says what it accepts, so a bad value's message can tell the learner what to write.
 const seconds = (fallback: number) =>
@@ -67,16 +68,25 @@ export interface SettingProblem {
   accepts: string;
 }
 
-/** Settings that cannot be used. Nothing has started when this is thrown. */
+/** Settings that cannot be used, alone or together. Nothing has started when this is thrown. */
 export class SettingsError extends Error {
-  constructor(readonly problems: readonly SettingProblem[]) {
-    const lines = problems.map((p) => `  ${p.name}=${JSON.stringify(p.given)}: use ${p.accepts}.`);
-    const head = problems.length === 1 ? "This setting cannot be used" : "These settings cannot be used";
-    super(
-      `${head}:\n${lines.join("\n")}\nSet ${problems.length === 1 ? "it" : "them"} as shown, or unset ${problems.length === 1 ? "it" : "them"} for the default, and run the command again.`,
-    );
+  constructor(
+    readonly problems: readonly SettingProblem[],
+    readonly conflicts: readonly SettingConflict[] = [],
+  ) {
+    super(settingsMessage(problems, conflicts));
     this.name = "SettingsError";
   }
+}
+
+function settingsMessage(problems: readonly SettingProblem[], conflicts: readonly SettingConflict[]): string {
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `  ${p.name}=${JSON.stringify(p.given)}: use ${p.accepts}.`);
+    const one = problems.length === 1;
+    return `${one ? "This setting cannot be used" : "These settings cannot be used"}:\n${lines.join("\n")}\nSet ${one ? "it" : "them"} as shown, or unset ${one ? "it" : "them"} for the default, and run the command again.`;
+  }
+  const lines = conflicts.map((c) => `  ${c.names[0]} and ${c.names[1]}: ${c.why}.`);
+  return `${conflicts.length === 1 ? "These two settings do" : "These settings do"} not work together:\n${lines.join("\n")}\nChange one of each pair (or unset it for its default) and run the command again.`;
 }
 
 export function loadSettings(env: Readonly<Record<string, string | undefined>> = process.env): Settings {
@@ -87,5 +97,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       names.map((name) => ({ name, given: String(env[name]), accepts: SettingsSchema.shape[name].description ?? "another value" })),
     );
   }
+  const conflicts = settingConflicts(parsed.data);
+  if (conflicts.length > 0) throw new SettingsError([], conflicts);
   return parsed.data;
 }

@@ -19,6 +19,20 @@ export function builtConfig(projectRoot: string): unknown {
   }
 }
 
+/** The pages could not be started (a missing or partial build): not the database's fault, whatever the error's code. */
+export class PagesStartError extends Error {
+  override readonly name = "PagesStartError";
+  constructor(cause: unknown, dev: boolean) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      dev
+        ? `The pages could not be started in development mode (${why}).`
+        : `The pages could not be started: their build is missing or incomplete (${why}). Run \`npm run build\`, then start StudyLoop again.`,
+      { cause },
+    );
+  }
+}
+
 export async function prepareNext(options: { dev: boolean; dir: string; hostname: string; port: number }) {
   const config = options.dev ? undefined : builtConfig(options.dir);
   if (config) process.env[STANDALONE_CONFIG] = JSON.stringify(config);
@@ -26,6 +40,8 @@ export async function prepareNext(options: { dev: boolean; dir: string; hostname
     const app = next({ dev: options.dev, dir: options.dir, hostname: options.hostname, port: options.port, turbopack: true });
     await app.prepare();
     return app;
+  } catch (error) {
+    throw new PagesStartError(error, options.dev);
   } finally {
     // Read once, while preparing; not for the agents this server starts (agent-env.ts drops it anyway).
     delete process.env[STANDALONE_CONFIG];

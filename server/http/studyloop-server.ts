@@ -13,6 +13,7 @@ import { setRuntime, type Runtime } from "../runtime.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import { SessionService } from "../sessions/session-service.ts";
 import { SessionEvents } from "../sessions/session-events.ts";
+import { LeaseThread } from "../sessions/lease/lease-thread.ts";
 import { StudyLog } from "../study/study-log.ts";
 import { LearningRecord } from "../recording/learning-record.ts";
 import { attachRealtime } from "../realtime/socket-server.ts";
@@ -87,9 +88,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const port = (server.address() as AddressInfo).port;
   const url = `${options.tls ? "https" : "http"}://${urlHost(options.host)}:${port}`;
 
+  // What has started, stopped in reverse if the start fails part-way: a server that cannot serve must
+  // exit, not linger with its timers and threads and no listener (issue 39).
+  const started: (() => unknown)[] = [];
   try {
     const target = options.database ?? { provider: "sqlite", file: databaseFile(options.dataDir) };
     const storage = await openStorage(target, { log });
+    started.push(() => storage.close());
     if (storage.applied.length > 0) log(`Database ready (applied ${storage.applied.join(", ")}).`);
     if (target.provider === "postgresql") log(`Database: ${describeTarget(target)}`);
     const { db, sqliteReads: reads } = storage;
@@ -109,6 +114,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       log,
       events,
       briefing: cards.briefingOrNothing(log),
+      // Leases are renewed on a thread of their own, with its own connection (DESIGN.md invariant 7).
+      leases: ({ listener, heartbeatMs, touchWithinMs }) => new LeaseThread({ target, heartbeatMs, touchWithinMs, listener, log }),
     });
     // Before the first reconcile: a session a crash left behind is indexed from its recording when it is ended.
     const record = new LearningRecord({
@@ -118,13 +125,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       maxBytes: options.settings.STUDYLOOP_RECORDING_MAX_MB * 1_000_000,
       log,
     });
+    started.push(() => sessions.shutdown());
     await sessions.startBackgroundWork();
+    started.push(() => record.stop());
     record.start();
     const study = new StudyLog(db, sessions, events, {
       minuteMs: options.settings.STUDYLOOP_TIMER_MINUTE_SECONDS * 1000,
       log,
       dueCards: (topic) => cards.dueCount(topic),
     });
+    started.push(() => study.stop());
     study.start();
     const access = new AccessControl(db, {
       requirePairing: options.lan === true || !isLoopbackBind(options.host),
@@ -148,6 +158,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       // The review loop's due count: a calm "review cards are due" once a day (server/notify/review-reminder.ts).
       reviewDueCount: () => cards.dueCount(),
     });
+    started.push(() => notifications.close());
     const runtime: Runtime = {
       dataDir: options.dataDir,
       settings: options.settings,
@@ -227,6 +238,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     return { url, port, runtime, close };
   } catch (error) {
     server.close();
+    for (const stop of started.reverse()) {
+      try {
+        await stop();
+      } catch (stopError) {
+        log(`While stopping after a failed start: ${String(stopError)}`);
+      }
+    }
+    setRuntime(undefined);
     throw error;
   }
 }

@@ -9,7 +9,7 @@ import { startTcpProxy, type TcpProxy } from "../db/test-tcp-proxy.ts";
 import { makeHostCore, makeTestCoreOn, START, type TestCore } from "./test-support.ts";
 import { SessionError } from "./session-errors.ts";
 
-const LEASE = { STUDYLOOP_LEASE_SECONDS: "2", STUDYLOOP_HEARTBEAT_SECONDS: "1" };
+const LEASE = { STUDYLOOP_LEASE_SECONDS: "4", STUDYLOOP_HEARTBEAT_SECONDS: "1" };
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
@@ -57,13 +57,14 @@ describe.each(testProviders())("ownership across hosts on %s", (provider) => {
     const d = makeHostCore(a, "host-d", LEASE);
     cleanups.push(() => d.close());
     const { session } = await a.service.start(START);
-    await a.service.tick(); // one heartbeat, then A "dies": it never ticks again
+    await a.beat();
+    await a.stopBeating(); // A "dies": it never renews its lease again
     const beat = (await rowOf(a, session.id)).heartbeatAt!;
     // Until the database's clock passes the lease, nobody ends it.
     expect((await b.service.state()).verdict?.kind).toBe("live-elsewhere");
     await waitFor(
       "the lease to lapse by the database's clock",
-      async () => (await b.service.store.dbNow()).getTime() - beat.getTime() > 2_100,
+      async () => (await b.service.store.dbNow()).getTime() - beat.getTime() > 4_100,
     );
     const reads = await Promise.all([b, c, d].map((host) => host.service.reconcileOpen()));
     expect(reads.flat().every((j) => j.row.endedAt !== null)).toBe(true);
@@ -77,17 +78,34 @@ describe.each(testProviders())("ownership across hosts on %s", (provider) => {
       slot: null,
     });
 
-    // The old owner comes back: its fenced writes change nothing, and it stops its agent.
+    // The old owner comes back: its fenced renewal is refused, so it stops its agent; its writes change nothing.
     a.transports[0]!.output = "late output";
     await a.service.tick();
+    await waitFor("A to stop its agent", async () => a.transports[0]!.killed);
     await a.service.settle();
-    expect(a.transports[0]!.killed).toBe(true);
+    expect(a.log.join("\n")).toMatch(/another server ended or took over the session while this one was held up/);
     const after = await rowOf(a, session.id);
     expect({ reason: after.endReason, endedAt: after.endedAt, transcript: after.transcript }).toEqual({
       reason: "server-stopped",
       endedAt: beat,
       transcript: null,
     });
+  });
+
+  it("a reader that judged the lease lapsed ends nothing once the owner has renewed it: exactly one of the two writes wins", async () => {
+    const { a, b } = await hosts(provider);
+    const { session } = await a.service.start(START);
+    await a.stopBeating();
+    const stale = await rowOf(b, session.id);
+    await waitFor("the lease to lapse", async () => (await b.service.store.dbNow()).getTime() - stale.heartbeatAt!.getTime() > 4_100);
+    // The owner, back from a stall, renews first (fenced on its generation)...
+    expect(await a.service.store.heartbeat(session.id, { instanceId: stale.ownerInstance!, generation: stale.ownerGeneration })).toBe(true);
+    // ...so the reader's end, conditional on the heartbeat it read, does not land.
+    const write = { reason: "server-stopped", endedAt: stale.heartbeatAt!, takeover: true, onlyIfHeartbeat: stale.heartbeatAt };
+    expect(await b.service.store.end(stale, write, stale)).toBe(false);
+    const row = await rowOf(a, session.id);
+    expect({ endedAt: row.endedAt, generation: row.ownerGeneration }).toEqual({ endedAt: null, generation: 1 });
+    expect((await b.service.state()).verdict?.kind).toBe("live-elsewhere");
   });
 
   it("one live session across hosts: of two starts at once on two hosts, one runs and the other is refused", async () => {
@@ -127,7 +145,7 @@ describe.each(testProviders())("ownership across hosts on %s", (provider) => {
     a.advance(10 * 60_000);
     const { session } = await a.service.start(START);
     const before = await a.service.store.dbNow();
-    await a.service.tick();
+    await a.beat();
     const after = await a.service.store.dbNow();
     const beat = (await rowOf(a, session.id)).heartbeatAt!.getTime();
     expect(beat).toBeGreaterThanOrEqual(before.getTime() - 1);
@@ -156,10 +174,10 @@ describe.skipIf(!testProviders().includes("postgresql"))("a host cut off from Po
     const endedViews: { reason: string | null }[] = [];
     a.service.on("ended", (_id, view) => endedViews.push({ reason: view.endReason }));
     const { session } = await a.service.start(START);
-    await a.service.tick();
-    const beat = (await rowOf(b, session.id)).heartbeatAt!;
-
+    await a.beat();
     await proxy.cut();
+    // A's last heartbeat: nothing it sends from here on reaches the database.
+    const beat = (await rowOf(b, session.id)).heartbeatAt!;
     // A's passes now fail or hang on the database; its lease watch stops the agent in time anyway.
     const ticking = setInterval(() => void a.service.tick(), 200);
     cleanups.push(async () => clearInterval(ticking));

@@ -33,11 +33,15 @@ export class Reconciler {
     return Promise.all(rows.map((row) => this.reconcileRow(row, now)));
   }
 
-  /** `now` is the database's clock: every host judges a lease against the clock that stamped it. */
-  async reconcileRow<R extends SessionRow>(row: R, now?: Date): Promise<JudgedRow<R>> {
+  /**
+   * `now` is the database's clock: every host judges a lease against the clock that stamped it.
+   * `again`: this row was read after an end that did not land (see below), judged once more at most.
+   */
+  async reconcileRow<R extends SessionRow>(row: R, now?: Date, again = false): Promise<JudgedRow<R>> {
     const { ctx } = this;
     const facts = await gatherFacts(row as Parameters<typeof gatherFacts>[0], ctx.self, ctx.registry, {
-      leaseMs: ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000,
+      // The owner's lease as it wrote it; rows from before it was written: this server's.
+      leaseMs: row.leaseMs ?? ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000,
       now: now ?? (await ctx.store.dbNow()),
       tmux: tmuxOptions(ctx),
     });
@@ -55,7 +59,11 @@ export class Reconciler {
     const end = endFromNote(row, note, { reason, endedAt: verdict.endedAt, detail });
     // Conditional on the owner and generation as read, and bumping the generation: of several
     // readers (on several hosts) exactly one ends it, and the old owner's late writes are refused.
-    const ended = await ctx.store.end(row, { ...end, exitCode: row.exitCode, takeover: true }, row);
+    const ended = await ctx.store.end(
+      row,
+      { ...end, exitCode: row.exitCode, takeover: true, ...(verdict.lapsed ? { onlyIfHeartbeat: row.heartbeatAt } : {}) },
+      row,
+    );
     if (note) dropShutdownNote(ctx.dataDir, row.id);
     // A full row (transcript included) is a SessionRow and a StudySession alike.
     const fresh = ((await ctx.store.byId(row.id)) ?? row) as R;
@@ -64,6 +72,9 @@ export class Reconciler {
       this.onEndedOnRead(row.id);
       ctx.events.sessionEnded(row.id, viewOf(ctx, fresh));
     }
+    // Not ended by this read and still open: its owner renewed the lease since it was read (a stall
+    // of the owner, or of this reader between its read and its clock). Judged again as it is now.
+    if (!ended && fresh.endedAt === null && !again) return this.reconcileRow(fresh, undefined, true);
     return { row: fresh, verdict: { kind: "ended", rule: "ended" } as Verdict };
   }
 

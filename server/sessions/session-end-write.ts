@@ -16,6 +16,11 @@ export interface EndWrite {
    * is unknown): the owner generation is bumped, so the old owner's late writes are refused.
    */
   readonly takeover?: boolean;
+  /**
+   * Ends the row only if its heartbeat is still this one (a lapsed lease: an owner that renewed it
+   * since keeps its session). Undefined: whatever the heartbeat.
+   */
+  readonly onlyIfHeartbeat?: Date | null;
 }
 
 /** The owner a conditional write expects: the row as read, or this server with its generation. */
@@ -46,6 +51,7 @@ export async function endRow(
     where: {
       id: row.id,
       endedAt: null,
+      ...(write.onlyIfHeartbeat !== undefined ? { heartbeatAt: write.onlyIfHeartbeat } : {}),
       ...(owner
         ? {
             ownerInstance: owner.ownerInstance,

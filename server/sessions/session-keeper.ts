@@ -1,14 +1,14 @@
-// Keeps the sessions this server runs honest, once a second: the lease (heartbeat, and stopping the
-// agent when it cannot be renewed), End asked from another host, the grace and never-attached rules
+// Keeps the sessions this server runs honest, once a second: the lease (lease-keeper.ts: held on the
+// lease thread, and watched here), End asked from another host, the grace and never-attached rules
 // (paused sessions are kept, session-lifecycle.ts), the grace warning, transcript checkpoints, and
 // retrying ends a fault interrupted (session-ender.ts ends). Shutdown is bounded whatever the database does.
 import type { LiveSession } from "./live-registry.ts";
 import { graceWarning, keepDecision } from "./session-lifecycle.ts";
 import type { SessionContext } from "./session-context.ts";
-import { FIRST_GENERATION } from "./session-store.ts";
 import type { SessionEnder } from "./session-ender.ts";
 import { GraceWarnings } from "./grace-warnings.ts";
-import { LEASE_CHECK_MS, lapsedLeases } from "./lease-watch.ts";
+import { LEASE_CHECK_MS } from "./lease-watch.ts";
+import { LeaseKeeper, type LeaseRenewalsFactory } from "./lease-keeper.ts";
 import { leaveShutdownNote, shutdownNoteOf } from "./shutdown-notes.ts";
 
 /** One pass over the live sessions: at least as often as the lease is checked. */
@@ -19,18 +19,20 @@ export const SHUTDOWN_BUDGET_MS = 5_000;
 export class SessionKeeper {
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => Date;
-  private lastHeartbeat = 0;
   private stopped = false;
   private ticking = false;
   private readonly grace: GraceWarnings;
   /** Sessions whose transcript checkpoint is in flight (one at a time each). */
   private readonly checkpointing = new Set<string>();
+  readonly leases: LeaseKeeper;
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly ender: SessionEnder,
+    renewals?: LeaseRenewalsFactory,
   ) {
     this.now = ctx.now;
+    this.leases = new LeaseKeeper(ctx, ender, renewals);
     this.grace = new GraceWarnings(ctx.events);
     ctx.events.on("study", (event) => {
       const live = ctx.registry.get(event.sessionId);
@@ -39,45 +41,17 @@ export class SessionKeeper {
   }
 
   start(): void {
+    this.leases.start();
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
-  }
-
-  /**
-   * Stops every session whose lease this server could not renew in time (the database unreachable,
-   * or too slow to answer): synchronous, so a pass stuck on the database cannot delay it.
-   */
-  watchLeases(): void {
-    const { ctx } = this;
-    const leaseMs = ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000;
-    // Real elapsed time (monotonic), not the rules' clock: a lease is the database's, in real seconds.
-    const lives = ctx.registry.all();
-    const holders = lives.map((live) => ({
-      id: live.id,
-      phase: live.phase,
-      ending: live.ending !== null,
-      leaseRenewedAt: live.leaseRenewedAt,
-    }));
-    for (const { id, silentMs } of lapsedLeases(holders, performance.now(), leaseMs)) {
-      const live = lives.find((l) => l.id === id)!;
-      const seconds = Math.round(silentMs / 1000);
-      ctx.log(
-        `Session ${live.id}: this server could not renew its lease on the session for ${seconds} s (lease ${leaseMs / 1000} s; the database is unreachable or too slow), so it stopped the agent here: another StudyLoop server may now end the session, and two must never run it.`,
-      );
-      const detail = `this server (${ctx.self.host}) could not reach the database for ${seconds} s`;
-      void this.ender
-        .endLive(live, { reason: "lease-lost", detail, force: true, offline: true }, { deadlineMs: 0 })
-        .catch((error: unknown) =>
-          ctx.log(`Session ${live.id}: the agent is stopped; its end is written once the database answers (${String(error)}).`),
-        );
-    }
   }
 
   /** One pass over the live sessions; each one's fault is logged and retried on the next pass. */
   async tick(): Promise<void> {
     if (this.stopped) return;
     // Before the guard: a pass stuck on an unreachable database must not keep a lost lease running.
-    this.watchLeases();
+    this.leases.watch();
+    this.leases.sync();
     if (this.ticking) return;
     this.ticking = true;
     try {
@@ -93,13 +67,8 @@ export class SessionKeeper {
     const { ctx } = this;
     const now = this.now();
     const s = ctx.settings;
-    const heartbeatDue = now.getTime() - this.lastHeartbeat >= s.STUDYLOOP_HEARTBEAT_SECONDS * 1000;
-    if (heartbeatDue) this.lastHeartbeat = now.getTime();
     const live = ctx.registry.all();
     this.grace.keepOnly((id) => ctx.registry.has(id));
-    // A start can take a while (an ACP handshake, 45 s at most): its "starting" row keeps its lease,
-    // or another host would judge it lapsed and end it under the agent being started.
-    if (heartbeatDue) await this.renewReservations();
     if (live.length === 0) return;
     // The pause lives on the row (the focus timer writes it): read once per pass.
     const rows = new Map((await ctx.store.open().catch(() => [])).map((row) => [row.id, row]));
@@ -118,15 +87,6 @@ export class SessionKeeper {
           ctx.log(`Session ${session.id}: ending it as asked from ${row.endRequestedBy ?? "another server"}.`);
           await this.ender.endLive(session, { reason: "ended-by-learner", detail: `ended from ${row.endRequestedBy ?? "another server"}` });
           continue;
-        }
-        if (heartbeatDue) {
-          const sentAt = performance.now();
-          if (!(await ctx.store.heartbeat(session.id, this.ender.fence(session)))) {
-            ctx.log(`Session ${session.id}: the row was ended or taken over by another server; stopping the agent here.`);
-            await this.ender.endedElsewhere(session);
-            continue;
-          }
-          session.leaseRenewedAt = Math.max(session.leaseRenewedAt, sentAt);
         }
         const decision = keepDecision({
           now: now.getTime(),
@@ -150,14 +110,6 @@ export class SessionKeeper {
       } catch (error) {
         ctx.log(`Session ${session.id}: ${error instanceof Error ? error.message : String(error)} (retried in a moment)`);
       }
-    }
-  }
-
-  private async renewReservations(): Promise<void> {
-    for (const id of this.ctx.registry.reserved()) {
-      await this.ctx.store
-        .heartbeat(id, { instanceId: this.ctx.instanceId, generation: FIRST_GENERATION })
-        .catch((error: unknown) => this.ctx.log(`Session ${id}: the starting session's lease was not renewed (${String(error)}).`));
     }
   }
 
@@ -197,6 +149,9 @@ export class SessionKeeper {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     const sessions = this.ctx.registry.all();
+    // Renewals stop with the passes: a session this server ends needs none, and one it cannot end in
+    // time is judged at the next start (its agent is stopped below either way).
+    const leasesClosed = this.leases.close();
     const ends = Promise.all(
       sessions.map((live) =>
         this.ender
@@ -219,5 +174,6 @@ export class SessionKeeper {
       live.transport.kill();
       live.transport.dispose();
     }
+    await leasesClosed;
   }
 }

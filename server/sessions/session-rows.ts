@@ -39,6 +39,7 @@ const COLUMNS = {
   ownerPidStartTime: ["owner_pid_start_time", "text"],
   ownerUrl: ["owner_url", "text"],
   heartbeatAt: ["heartbeat_at", "time"],
+  leaseMs: ["lease_ms", "int"],
   muxSession: ["mux_session", "text"],
   endRequestedAt: ["end_requested_at", "time"],
   endRequestedBy: ["end_requested_by", "text"],

@@ -17,6 +17,7 @@ import { SessionEvents, type SessionEventMap } from "./session-events.ts";
 import { makeContext, viewContext, type SessionContext } from "./session-context.ts";
 import { Reconciler, type JudgedRow } from "./reconciler.ts";
 import { SessionKeeper } from "./session-keeper.ts";
+import type { LeaseRenewalsFactory } from "./lease-keeper.ts";
 import { SessionEnder, type EndOutcome } from "./session-ender.ts";
 import { SessionStarter } from "./session-starter.ts";
 import type { StartRequest, StartResult, TransportFactory } from "./start-request.ts";
@@ -53,6 +54,8 @@ export interface SessionServiceDeps {
   readonly now?: () => Date;
   /** This server's host id (host-id.ts); read from the data directory when not given. */
   readonly hostId?: string;
+  /** Who renews the leases of the sessions this process runs: the server's lease thread; the store's by default. */
+  readonly leases?: LeaseRenewalsFactory;
 }
 
 /** How far back "Continue" follows a chain of continued sessions to find their folder. */
@@ -84,7 +87,7 @@ export class SessionService implements SessionReader {
     this.reconciler = new Reconciler(this.ctx, (id) => viewers?.closeTmuxViewer(id));
     this.viewers = viewers = new Viewers(this.ctx, this.reconciler);
     this.ender = new SessionEnder(this.ctx, this.reconciler, (id) => this.viewers.closeTmuxViewer(id));
-    this.keeper = new SessionKeeper(this.ctx, this.ender);
+    this.keeper = new SessionKeeper(this.ctx, this.ender, deps.leases);
     const transports: TransportFactory =
       deps.transports ??
       ((launch) =>

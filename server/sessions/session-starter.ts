@@ -225,6 +225,8 @@ export class SessionStarter {
         transport: input.transport,
         startedAt: now,
         heartbeatAt: now,
+        // Other servers judge this row's heartbeat by the lease its owner keeps, not by their own.
+        leaseMs: ctx.settings.STUDYLOOP_LEASE_SECONDS * 1000,
         ownerInstance: owner.ownerInstance,
         ownerHost: ctx.self.host,
         ownerHostId: ctx.self.hostId,

@@ -13,6 +13,9 @@ import { loadSettings, type Settings } from "../config/settings.ts";
 import { AgentRegistry } from "../agents/agent-registry.ts";
 import type { LiveTransport, TransportExit } from "../transports/live-transport.ts";
 import type { TerminalFrame } from "../transports/pty/terminal-frames.ts";
+import { StoreRenewals } from "./lease/store-renewals.ts";
+import { LeaseThread } from "./lease/lease-thread.ts";
+import type { LeaseRenewalsFactory } from "./lease-keeper.ts";
 import { SessionService } from "./session-service.ts";
 import type { Launch } from "./start-request.ts";
 
@@ -99,6 +102,10 @@ export interface TestCore {
   advance(ms: number): void;
   /** Another program holding the write lock (like `sqlite3` with BEGIN IMMEDIATE); returns its release. */
   holdWriteLock(): () => void;
+  /** One heartbeat of every lease this core holds, now (leases are renewed on their own beat). */
+  beat(): Promise<void>;
+  /** This core stops renewing its leases, as a server that died would (resolves once none is in flight). */
+  stopBeating(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,12 +129,20 @@ export function makeTestCore(env: Record<string, string> = {}, dir = fs.mkdtempS
 }
 
 /** A TestCore on either database (PostgreSQL: a new database on the test process's cluster, no `file`). */
-export async function makeTestCoreOn(provider: Provider, env: Record<string, string> = {}): Promise<TestCore> {
-  if (provider === "sqlite") return makeTestCore(env);
+export async function makeTestCoreOn(
+  provider: Provider,
+  env: Record<string, string> = {},
+  options: { readonly leaseThread?: boolean } = {},
+): Promise<TestCore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studyloop-core-"));
   writeTestConfig(dir);
   const storage = await openTestStorage(provider);
-  return coreOn({ dir, file: "", db: storage.db, reads: null, env, close: () => storage.dispose() });
+  // The server's own renewals (a thread with its own connection), or the store's (the default).
+  const leases: LeaseRenewalsFactory | undefined = options.leaseThread
+    ? (setup) => new LeaseThread({ target: storage.target, ...setup, log: () => undefined })
+    : undefined;
+  const file = storage.target.provider === "sqlite" ? storage.target.file : "";
+  return coreOn({ dir, file, db: storage.db, reads: storage.sqliteReads, env, leases, close: () => storage.dispose() });
 }
 
 function writeTestConfig(dir: string): void {
@@ -169,6 +184,7 @@ function coreOn(options: {
   db: Db;
   reads: ReadConnection | null;
   env: Record<string, string>;
+  leases?: LeaseRenewalsFactory | undefined;
   close: () => Promise<void>;
 }): TestCore {
   const { dir, file, db, reads, env } = options;
@@ -177,6 +193,7 @@ function coreOn(options: {
   const transports: FakeTransport[] = [];
   const log: string[] = [];
   const failing = { next: null as string | null };
+  let renewals: StoreRenewals | undefined;
   const service = new SessionService({
     db,
     reads,
@@ -187,6 +204,7 @@ function coreOn(options: {
     ...(env.STUDYLOOP_HOST_ID ? { hostId: env.STUDYLOOP_HOST_ID } : {}),
     log: (line) => log.push(line),
     now: () => new Date(Date.now() + offset),
+    leases: options.leases ?? ((setup) => (renewals = new StoreRenewals(setup))),
     transports: async (launch) => {
       const failure = failing.next;
       failing.next = null;
@@ -220,6 +238,14 @@ function coreOn(options: {
         holder.exec("ROLLBACK");
         holder.close();
       };
+    },
+    beat: async () => {
+      await service.tick();
+      await renewals?.renewAll();
+    },
+    stopBeating: async () => {
+      await service.tick();
+      await renewals?.close();
     },
     close: async () => {
       await service.shutdown();

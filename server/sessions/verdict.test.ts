@@ -128,6 +128,14 @@ describe("judgeSession: the DESIGN.md table", () => {
     const v = judgeSession(otherHost({ heartbeatAt: ago(5 * 60_000) }), facts({ pid: { state: "not-probed" } }));
     expectVerdict(v, "orphaned", "pty/acp, other host: heartbeat older than the lease");
     expect(v).toMatchObject({ cause: "heartbeat 5 min old (lease 30 s)", endedAt: ago(5 * 60_000) });
+    // Judged by the lease alone: its end must find the heartbeat as read (an owner may renew first).
+    expect(v).toMatchObject({ lapsed: true });
+  });
+
+  it("an owner that is judged by its pid is not ended on the condition of its heartbeat", () => {
+    const v = judgeSession(row({}), facts({ pid: { state: "gone" } }));
+    expect(v.kind).toBe("orphaned");
+    expect(v).not.toHaveProperty("lapsed");
   });
 
   it("tmux | tmux has the session | live elsewhere (CLI), attachable through tmux", () => {

@@ -68,7 +68,17 @@ export type VerdictBody =
       ownerPid: number | null;
       muxSession: string | null;
     }
-  | { kind: "orphaned"; endReason: EndReason; cause: string; endedAt: Date }
+  | {
+      kind: "orphaned";
+      endReason: EndReason;
+      cause: string;
+      endedAt: Date;
+      /**
+       * Judged by its lease alone: the end must find the heartbeat as read, so an owner that renewed
+       * meanwhile (after a stall) keeps its session, and exactly one of the two writes wins.
+       */
+      lapsed?: true;
+    }
   | { kind: "unknown"; probe: UnknownProbe; error: string };
 
 /** Every verdict names the rule (table line) that produced it, for logs and tests. */
@@ -154,10 +164,14 @@ const elsewhere = (c: Ctx, via: "server" | "tmux"): VerdictBody => ({
 });
 
 /** endedAt is the last moment known alive, never after now nor before the start (skewed clocks). */
-const orphaned = (c: Ctx, endReason: EndReason, cause: string): VerdictBody => {
+type Orphaned = Extract<VerdictBody, { kind: "orphaned" }>;
+
+const orphaned = (c: Ctx, endReason: EndReason, cause: string): Orphaned => {
   const capped = Math.min(c.lastSeen.getTime(), c.facts.now.getTime());
   return { kind: "orphaned", endReason, cause, endedAt: new Date(Math.max(capped, c.row.startedAt.getTime())) };
 };
+
+const lapsed = (c: Ctx): Orphaned => ({ ...orphaned(c, "server-stopped", staleCause(c)), lapsed: true });
 
 function pidEndCause(c: Ctx): string {
   const pid = c.row.ownerPid;
@@ -232,7 +246,7 @@ const RULES = [
   {
     name: "pty/acp, other host: heartbeat older than the lease",
     when: (c) => c.byLease && !c.sameHost && c.ageMs > c.facts.leaseMs,
-    verdict: (c) => orphaned(c, "server-stopped", staleCause(c)),
+    verdict: lapsed,
   },
   {
     // A row from an older version (no pid) on this host is judged like another host's: by the lease.
@@ -243,7 +257,7 @@ const RULES = [
   {
     name: "pty/acp, same host, no pid recorded: heartbeat older than the lease",
     when: (c) => c.byLease && c.ageMs > c.facts.leaseMs,
-    verdict: (c) => orphaned(c, "server-stopped", staleCause(c)),
+    verdict: lapsed,
   },
   {
     name: "tmux: tmux has the session",

@@ -3,10 +3,8 @@
 // the server's event loop that time was taken from socket.io and the API in the middle of a flood. On
 // its own thread, at a lower priority, it uses what CPU is left and only ever delays the mirror itself,
 // which flow control bounds (the session counts the mirror's unparsed chars like a viewer's unacked).
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { workerSource } from "../../threads/worker-source.ts";
 import type { MirrorReply, MirrorRequest, MirrorWorkerData } from "./mirror-protocol.ts";
 import type { ScreenPreview } from "./screen-preview.ts";
 import { MirrorDisposedError, MirrorLimits, type MirrorSnapshot, type SerializeOptions } from "./mirror-contract.ts";
@@ -35,8 +33,6 @@ export const MirrorThreadLimits = {
   OLD_GENERATION_MB: 1024,
 } as const;
 
-let workerSource: string | undefined;
-
 /** Every mirror not yet disposed: the memory report asks each worker for its own figures. */
 const liveMirrors = new Set<MirrorThread>();
 
@@ -46,28 +42,9 @@ export async function mirrorsMemory(): Promise<ThreadMemory[]> {
   return all.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
 }
 
-/**
- * mirror-worker.ts bundled (with @xterm/headless) into one plain script, once per process. Worker threads
- * do not inherit the tsx loader the sources run under, and registering it again in every worker costs
- * ~30 MB of memory per session; a bundled script costs ~13 MB. The compiled server (dist/server,
- * scripts/server-bundle.mjs) has it built beside this code; run from source, esbuild builds it on first
- * use (~100 ms), loaded only then.
- */
+/** mirror-worker.ts bundled (with @xterm/headless) into one plain script (worker-source.ts). */
 function mirrorWorkerSource(): string {
-  if (workerSource !== undefined) return workerSource;
-  const prebuilt = fileURLToPath(new URL("./mirror-worker.cjs", import.meta.url));
-  if (fs.existsSync(prebuilt)) return (workerSource = fs.readFileSync(prebuilt, "utf8"));
-  const { buildSync } = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
-  workerSource = buildSync({
-    entryPoints: [fileURLToPath(new URL("./mirror-worker.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    write: false,
-    logLevel: "silent",
-  }).outputFiles[0]!.text;
-  return workerSource;
+  return workerSource(new URL("./mirror-worker.ts", import.meta.url), new URL("./mirror-worker.cjs", import.meta.url));
 }
 
 export class MirrorUnavailableError extends Error {

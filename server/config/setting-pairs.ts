@@ -1,0 +1,50 @@
+// Settings that are each valid alone but cannot work together: a pure table, checked once at start
+// (loadSettings), so a server that would misbehave refuses to start and says which pair and why.
+import type { Settings, SettingName } from "./settings.ts";
+
+/**
+ * A session's owner stops its agent once its last lease renewal is this many heartbeats short of the
+ * lease (lease-watch.ts, and the agent's supervisor): room for renewals to be late or retried.
+ */
+export const LEASE_MARGIN_HEARTBEATS = 2;
+/**
+ * The shortest lease, in heartbeats: the owner gets at least two renewals before its own deadline
+ * (lease minus the margin), so one slow or lost renewal never stops a session.
+ */
+export const MIN_LEASE_HEARTBEATS = LEASE_MARGIN_HEARTBEATS + 2;
+
+/** Two settings that cannot be used together, in the learner's words. */
+export interface SettingConflict {
+  readonly names: readonly [SettingName, SettingName];
+  readonly why: string;
+}
+
+interface PairRule {
+  readonly names: readonly [SettingName, SettingName];
+  readonly broken: (s: Settings) => string | null;
+}
+
+const PAIRS: readonly PairRule[] = [
+  {
+    names: ["STUDYLOOP_LEASE_SECONDS", "STUDYLOOP_HEARTBEAT_SECONDS"],
+    broken: (s) =>
+      s.STUDYLOOP_LEASE_SECONDS >= MIN_LEASE_HEARTBEATS * s.STUDYLOOP_HEARTBEAT_SECONDS
+        ? null
+        : `the lease (${s.STUDYLOOP_LEASE_SECONDS} s) must be at least ${MIN_LEASE_HEARTBEATS} heartbeats (${MIN_LEASE_HEARTBEATS * s.STUDYLOOP_HEARTBEAT_SECONDS} s), or a live session would be stopped, or ended by another server, between two heartbeats`,
+  },
+  {
+    names: ["STUDYLOOP_GRACE_WARNING_SECONDS", "STUDYLOOP_GRACE_SECONDS"],
+    broken: (s) =>
+      s.STUDYLOOP_GRACE_WARNING_SECONDS < s.STUDYLOOP_GRACE_SECONDS
+        ? null
+        : `the warning (${s.STUDYLOOP_GRACE_WARNING_SECONDS} s before the end) must come after the grace window starts (${s.STUDYLOOP_GRACE_SECONDS} s long)`,
+  },
+];
+
+/** The pairs these settings break; empty when they work together. */
+export function settingConflicts(settings: Settings): SettingConflict[] {
+  return PAIRS.flatMap((rule) => {
+    const why = rule.broken(settings);
+    return why === null ? [] : [{ names: rule.names, why }];
+  });
+}
