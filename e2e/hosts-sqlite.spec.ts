@@ -5,6 +5,7 @@ import path from "node:path";
 import { test, expect, type APIRequestContext } from "@playwright/test";
 import { startServer, tutorsOf, type StartedServer } from "./support/server";
 import { sessionRow } from "./support/db";
+import { blockMainThread, INSPECTABLE } from "./support/inspector";
 
 const start = { topic: "closures", energy: 5, agent: "tutor", transport: "pty" };
 const LEASE_SECONDS = 4;
@@ -15,9 +16,9 @@ test.afterEach(async () => {
 });
 
 /** A server with its own host id and data folder, on `database` (a SQLite file) when given. */
-async function host(hostId: string, database?: string): Promise<StartedServer> {
+async function host(hostId: string, database?: string, env: Record<string, string> = {}): Promise<StartedServer> {
   const server = await startServer({
-    env: { STUDYLOOP_HOST_ID: hostId, STUDYLOOP_LEASE_SECONDS: String(LEASE_SECONDS), STUDYLOOP_HEARTBEAT_SECONDS: "1" },
+    env: { STUDYLOOP_HOST_ID: hostId, STUDYLOOP_LEASE_SECONDS: String(LEASE_SECONDS), STUDYLOOP_HEARTBEAT_SECONDS: "1", ...env },
     args: database ? ["--database", database] : [],
   });
   servers.push(server);
@@ -67,4 +68,41 @@ test("one SQLite file, two hosts: kill -9 A, and B ends its session once the lea
   expect((b.output().match(new RegExp(`Session ${id} ended on read`, "g")) ?? []).length).toBe(1);
   // B may start the next session at once.
   await startOn(request, b);
+});
+
+test("a main thread held past the lease: the session survives on its host, and another host sees it live", async ({ request }) => {
+  const a = await host("host-a", undefined, INSPECTABLE);
+  const b = await host("host-b", path.join(a.dataDir, "studyloop.db"));
+  const id = await startOn(request, a);
+  await expect.poll(() => tutorsOf(a).length).toBe(1);
+  const tutor = tutorsOf(a)[0];
+  const before = Date.now();
+  // Both at once: A's main thread held 1.5 leases long while B reads the row over and over.
+  const reads: string[] = [];
+  const blocked = blockMainThread(a, LEASE_SECONDS * 1_500);
+  while (Date.now() - before < LEASE_SECONDS * 1_500) { const st = await stateOf(request, b); reads.push(st.verdict?.kind ?? JSON.stringify(st).slice(0, 600)); }
+  await blocked;
+  await new Promise((r) => setTimeout(r, 1500));
+  console.log("A:\n" + a.output() + "\nB:\n" + b.output());
+  expect(new Set(reads)).toEqual(new Set(["live-elsewhere"]));
+  // The lease thread renewed during the block; the session goes on, with the same tutor.
+  expect(Date.parse(`${sessionRow(a.dataDir, id).heartbeat_at}`)).toBeGreaterThan(before + 1_000);
+  // A keep-alive connection this client opened before may close as A's own timers catch up: retried.
+  await expect.poll(async () => (await stateOf(request, a).catch(() => ({ state: "unreachable" }))).state).toBe("focus");
+  expect(sessionRow(a.dataDir, id)).toMatchObject({ ended_at: null, owner_generation: 1 });
+  expect(tutorsOf(a)).toEqual([tutor]);
+  expect(a.output()).not.toMatch(/could not renew its lease/);
+});
+
+test("a main thread held past the lease while another host asks to end: the End is carried out once it runs", async ({ request }) => {
+  const a = await host("host-a", undefined, INSPECTABLE);
+  const b = await host("host-b", path.join(a.dataDir, "studyloop.db"));
+  const id = await startOn(request, a);
+  await expect.poll(() => tutorsOf(a).length).toBe(1);
+  const blocked = blockMainThread(a, LEASE_SECONDS * 1_500);
+  const asked = await request.post(`${b.url}/api/session/end`);
+  expect(asked.status()).toBe(202);
+  await blocked;
+  await expect.poll(() => tutorsOf(a).length).toBe(0);
+  expect(sessionRow(a.dataDir, id)).toMatchObject({ end_reason: "ended-by-learner", owner_generation: 1 });
 });

@@ -11,6 +11,7 @@ import type { SessionStateView } from "../sessions/session-view.ts";
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from "./events.ts";
 import { SOCKET_PATH } from "./events.ts";
 import { hangUp } from "./hang-up.ts";
+import { socketLimits } from "./socket-limits.ts";
 import { attachStudyRealtime } from "./study-realtime.ts";
 import { AttachSchema, DetachSchema, PermissionSchema, PromptSchema } from "./payloads.ts";
 import { terminalRealtime, type AttachWith } from "./terminal-realtime.ts";
@@ -38,6 +39,7 @@ export function attachRealtime(
   log: (line: string) => void,
   gate: LaneGate & { allowRequest?: ServerOptions["allowRequest"] } = {},
 ): Realtime {
+  const limits = socketLimits(log, gate.allowRequest);
   const io: IO = new Server(server, {
     path: SOCKET_PATH,
     serveClient: false,
@@ -47,8 +49,9 @@ export function attachRealtime(
     // Next's dev server shares the upgrade event; leave foreign upgrades alone.
     destroyUpgrade: false,
     connectionStateRecovery: undefined,
-    allowRequest: gate.allowRequest,
+    allowRequest: limits.allowRequest,
   });
+  limits.watch(io);
   const sessions = runtime.sessions;
   // The study loop's own events (timer, marks, parked items, the parking lot, the clock).
   const studyLoop = attachStudyRealtime(io, runtime, log);
@@ -83,6 +86,7 @@ export function attachRealtime(
 
   io.on("connection", (socket: StudySocket) => {
     socket.data.attached = new Set();
+    limits.budgetEvents(socket);
 
     socket.on("session:watch", async (ack) => {
       if (typeof ack !== "function") return;

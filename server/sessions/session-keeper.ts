@@ -34,6 +34,8 @@ export class SessionKeeper {
     this.now = ctx.now;
     this.leases = new LeaseKeeper(ctx, ender, renewals);
     this.grace = new GraceWarnings(ctx.events);
+    // A session that just went live (or began to start) holds its lease at once, not at the next pass.
+    ctx.events.on("changed", () => this.leases.sync());
     ctx.events.on("study", (event) => {
       const live = ctx.registry.get(event.sessionId);
       if (live && event.kind === "resumed") live.resumedAt = event.at.getTime();

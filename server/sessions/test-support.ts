@@ -193,7 +193,7 @@ function coreOn(options: {
   const transports: FakeTransport[] = [];
   const log: string[] = [];
   const failing = { next: null as string | null };
-  let renewals: StoreRenewals | undefined;
+  let renewals: { renewAll?(): Promise<void>; close(): Promise<void> } | undefined;
   const service = new SessionService({
     db,
     reads,
@@ -204,7 +204,7 @@ function coreOn(options: {
     ...(env.STUDYLOOP_HOST_ID ? { hostId: env.STUDYLOOP_HOST_ID } : {}),
     log: (line) => log.push(line),
     now: () => new Date(Date.now() + offset),
-    leases: options.leases ?? ((setup) => (renewals = new StoreRenewals(setup))),
+    leases: (setup) => (renewals = options.leases ? options.leases(setup) : new StoreRenewals(setup)),
     transports: async (launch) => {
       const failure = failing.next;
       failing.next = null;
@@ -241,7 +241,7 @@ function coreOn(options: {
     },
     beat: async () => {
       await service.tick();
-      await renewals?.renewAll();
+      await renewals?.renewAll?.();
     },
     stopBeating: async () => {
       await service.tick();

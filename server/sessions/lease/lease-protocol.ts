@@ -33,3 +33,8 @@ export type LeaseReply =
   /** The database could not be reached or refused the statement. */
   | { readonly type: "failed"; readonly id: string; readonly error: string }
   | { readonly type: "stopped" };
+
+/** A time as Prisma's SQLite adapter stores a DateTime: ISO 8601 with "+00:00", never "Z". */
+export function prismaTime(at: Date): string {
+  return at.toISOString().replace(/Z$/, "+00:00");
+}

@@ -83,6 +83,33 @@ describe.each(testProviders())("the lease thread on %s", (provider) => {
   });
 });
 
+describe.each(testProviders())("an owner whose lease thread stops, on %s", (provider) => {
+  it("is ended on read by another host at its last renewal, exactly once", async () => {
+    const a = await owner(provider);
+    const b = makeHostCore(a, "host-b", LEASE);
+    cleanups.push(() => b.close());
+    const { session } = await a.service.start(START);
+    await a.service.tick();
+    const first = (await rowOf(a, session.id)).heartbeatAt!.getTime();
+    await expect.poll(async () => (await rowOf(a, session.id)).heartbeatAt!.getTime(), { timeout: 10_000 }).toBeGreaterThan(first);
+    await a.stopBeating();
+    const beat = (await rowOf(a, session.id)).heartbeatAt!;
+    if (provider === "sqlite") {
+      // Stored as Prisma stores it: a reader's end is conditional on the text it read.
+      const raw = a.reads!.prepare(`SELECT "heartbeat_at" AS at FROM "study_sessions" WHERE "id" = ?`).get(session.id) as { at: string };
+      expect(raw.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+    }
+    await expect.poll(async () => (await b.service.state()).state, { timeout: 20_000 }).toBe("ended");
+    const ended = await rowOf(a, session.id);
+    expect({ reason: ended.endReason, endedAt: ended.endedAt, generation: ended.ownerGeneration }).toEqual({
+      reason: "server-stopped",
+      endedAt: beat,
+      generation: 2,
+    });
+    expect(b.log.filter((line) => line.includes("ended on read"))).toHaveLength(1);
+  });
+});
+
 describe.each(testProviders())("the lease thread's renewals on %s", (provider) => {
   function listen() {
     const heard: { renewed: string[]; lost: string[]; failed: string[] } = { renewed: [], lost: [], failed: [] };

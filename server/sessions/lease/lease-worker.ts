@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
-import type { LeaseFence, LeaseReply, LeaseRequest, LeaseWorkerData } from "./lease-protocol.ts";
+import { prismaTime, type LeaseFence, type LeaseReply, type LeaseRequest, type LeaseWorkerData } from "./lease-protocol.ts";
 
 const data = workerData as LeaseWorkerData;
 const port = parentPort!;
@@ -32,8 +32,9 @@ function sqliteRenewer(file: string): { renew: Renew; close: () => void } {
     `UPDATE "study_sessions" SET "heartbeat_at" = ? WHERE "id" = ? AND "owner_instance" = ? AND "owner_generation" = ? AND "ended_at" IS NULL`,
   );
   return {
-    // Prisma stores a DateTime as ISO text on SQLite; one machine, so this clock is every reader's.
-    renew: async (id, fence) => update.run(new Date().toISOString(), id, fence.instanceId, fence.generation).changes === 1,
+    // One machine, so this clock is every reader's. Written exactly as Prisma writes a DateTime on SQLite
+    // ("…+00:00", not "…Z"): a reader's end is conditional on the heartbeat text it read.
+    renew: async (id, fence) => update.run(prismaTime(new Date()), id, fence.instanceId, fence.generation).changes === 1,
     close: () => db.close(),
   };
 }
