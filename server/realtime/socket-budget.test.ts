@@ -6,7 +6,9 @@ describe("SocketSlots", () => {
     const slots = new SocketSlots(10, 2);
     expect(slots.admit("a")).toBeNull();
     expect(slots.admit("a")).toBeNull();
-    expect(slots.admit("a")).toBe("This device has 2 connections open to StudyLoop, its most: close some StudyLoop tabs, then reload this page.");
+    expect(slots.admit("a")).toBe(
+      "This device has 2 connections open to StudyLoop, its most: close some StudyLoop tabs, then reload this page.",
+    );
     expect(slots.admit("b")).toBeNull();
     expect(slots.open).toBe(3);
     slots.release("a");

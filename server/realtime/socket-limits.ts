@@ -20,7 +20,11 @@ export interface SocketLimitsHandle {
   budgetEvents(socket: Socket<never, never, never, unknown>): void;
 }
 
-export function socketLimits(log: (line: string) => void, inner?: AllowRequest, slots: SocketSlots = new SocketSlots()): SocketLimitsHandle {
+export function socketLimits(
+  log: (line: string) => void,
+  inner?: AllowRequest,
+  slots: SocketSlots = new SocketSlots(),
+): SocketLimitsHandle {
   const addressOf = new WeakMap<IncomingMessage, string>();
   let refused = 0;
   let lastReason = "";
@@ -29,7 +33,9 @@ export function socketLimits(log: (line: string) => void, inner?: AllowRequest, 
     refused++;
     lastReason = reason;
     summary ??= setTimeout(() => {
-      log(`Refused ${refused} socket connection${refused === 1 ? "" : "s"} in the last ${REFUSALS_LOGGED_EVERY_MS / 1000} s: ${lastReason}`);
+      log(
+        `Refused ${refused} socket connection${refused === 1 ? "" : "s"} in the last ${REFUSALS_LOGGED_EVERY_MS / 1000} s: ${lastReason}`,
+      );
       refused = 0;
       summary = undefined;
     }, REFUSALS_LOGGED_EVERY_MS);
@@ -74,7 +80,9 @@ export function socketLimits(log: (line: string) => void, inner?: AllowRequest, 
         if (over) return; // dropped: the socket is on its way out
         if (budget.take()) return next();
         over = true;
-        log(`Disconnected a socket from ${socket.handshake.address}: it sent events faster than a page does (a script, or a page gone wrong).`);
+        log(
+          `Disconnected a socket from ${socket.handshake.address}: it sent events faster than a page does (a script, or a page gone wrong).`,
+        );
         socket.disconnect(true);
       });
     },
