@@ -95,7 +95,7 @@ describe("studyloop", () => {
       // A copy of the install whose pages' build lost its server half: Next refuses to start after the
       // database is open, with an ENOENT that was once reported as a missing database.
       const root = tempDir();
-      for (const entry of ["bin", "dist", "server", "common", "prisma", "scripts", "package.json"])
+      for (const entry of ["bin", "dist", "server", "common", "prisma", "scripts", "native", "package.json"])
         fs.cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
       fs.cpSync(path.join(PROJECT_ROOT, ".next"), path.join(root, ".next"), {
         recursive: true,

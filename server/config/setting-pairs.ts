@@ -1,6 +1,15 @@
 // Settings that are each valid alone but cannot work together: a pure table, checked once at start
 // (loadSettings), so a server that would misbehave refuses to start and says which pair and why.
-import type { Settings, SettingName } from "./settings.ts";
+
+/** The settings the pairs read (settings.ts parses them; this module stays below it). */
+interface PairedSettings {
+  readonly STUDYLOOP_LEASE_SECONDS: number;
+  readonly STUDYLOOP_HEARTBEAT_SECONDS: number;
+  readonly STUDYLOOP_GRACE_SECONDS: number;
+  readonly STUDYLOOP_GRACE_WARNING_SECONDS: number;
+}
+
+type PairedName = keyof PairedSettings;
 
 /**
  * A session's owner stops its agent once its last lease renewal is this many heartbeats short of the
@@ -15,13 +24,13 @@ export const MIN_LEASE_HEARTBEATS = LEASE_MARGIN_HEARTBEATS + 2;
 
 /** Two settings that cannot be used together, in the learner's words. */
 export interface SettingConflict {
-  readonly names: readonly [SettingName, SettingName];
+  readonly names: readonly [PairedName, PairedName];
   readonly why: string;
 }
 
 interface PairRule {
-  readonly names: readonly [SettingName, SettingName];
-  readonly broken: (s: Settings) => string | null;
+  readonly names: readonly [PairedName, PairedName];
+  readonly broken: (s: PairedSettings) => string | null;
 }
 
 const PAIRS: readonly PairRule[] = [
@@ -42,7 +51,7 @@ const PAIRS: readonly PairRule[] = [
 ];
 
 /** The pairs these settings break; empty when they work together. */
-export function settingConflicts(settings: Settings): SettingConflict[] {
+export function settingConflicts(settings: PairedSettings): SettingConflict[] {
   return PAIRS.flatMap((rule) => {
     const why = rule.broken(settings);
     return why === null ? [] : [{ names: rule.names, why }];
