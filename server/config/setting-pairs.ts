@@ -1,12 +1,12 @@
 // Settings that are each valid alone but cannot work together: a pure table, checked once at start
 // (loadSettings), so a server that would misbehave refuses to start and says which pair and why.
+// Only pairs that break something belong here: a grace warning longer than the grace window, say,
+// merely shows at once, and a learner who shortens only the grace must not be refused for it.
 
 /** The settings the pairs read (settings.ts parses them; this module stays below it). */
 interface PairedSettings {
   readonly STUDYLOOP_LEASE_SECONDS: number;
   readonly STUDYLOOP_HEARTBEAT_SECONDS: number;
-  readonly STUDYLOOP_GRACE_SECONDS: number;
-  readonly STUDYLOOP_GRACE_WARNING_SECONDS: number;
 }
 
 type PairedName = keyof PairedSettings;
@@ -40,13 +40,6 @@ const PAIRS: readonly PairRule[] = [
       s.STUDYLOOP_LEASE_SECONDS >= MIN_LEASE_HEARTBEATS * s.STUDYLOOP_HEARTBEAT_SECONDS
         ? null
         : `the lease (${s.STUDYLOOP_LEASE_SECONDS} s) must be at least ${MIN_LEASE_HEARTBEATS} heartbeats (${MIN_LEASE_HEARTBEATS * s.STUDYLOOP_HEARTBEAT_SECONDS} s), or a live session would be stopped, or ended by another server, between two heartbeats`,
-  },
-  {
-    names: ["STUDYLOOP_GRACE_WARNING_SECONDS", "STUDYLOOP_GRACE_SECONDS"],
-    broken: (s) =>
-      s.STUDYLOOP_GRACE_WARNING_SECONDS < s.STUDYLOOP_GRACE_SECONDS
-        ? null
-        : `the warning (${s.STUDYLOOP_GRACE_WARNING_SECONDS} s before the end) must come after the grace window starts (${s.STUDYLOOP_GRACE_SECONDS} s long)`,
   },
 ];
 
